@@ -1,0 +1,66 @@
+import { ConfigError } from './config-error';
+import { DEFAULTS, NETWORKS, type Network } from './defaults';
+import { type Env, optional, readAddress, readEnum, readInt, readList, readUrl } from './read-env';
+
+/** Everything mdq reads from the environment, validated once at start. Nothing else reads process.env. */
+export interface Config {
+  /** Unset means "start the embedded Postgres" (mdq start) or a configuration error (other commands). */
+  databaseUrl: string | undefined;
+  databaseReadUrl: string | undefined;
+  /** Unset means "try redis://127.0.0.1:6379, else run the worker's processors in-process". */
+  redisUrl: string | undefined;
+  network: Network;
+  /** Unset on the local network means "start the embedded devnet". */
+  fullnodeUrl: string | undefined;
+  host: string;
+  port: number;
+  apiKey: string | undefined;
+  marketplaceAddress: string;
+  lootboxAddress: string;
+  dataDir: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  devnetPort: number;
+  indexerBatchSize: number;
+  rateLimitPerMinute: number;
+  ipfsGateways: string[];
+  arweaveGateway: string;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const network = readEnum(env, 'APTOS_NETWORK', NETWORKS, 'local');
+  return {
+    databaseUrl: optional(env, 'DATABASE_URL', (v, n) => readUrl(v, n, ['postgres:', 'postgresql:'])),
+    databaseReadUrl: optional(env, 'DATABASE_READ_URL', (v, n) =>
+      readUrl(v, n, ['postgres:', 'postgresql:']),
+    ),
+    redisUrl: optional(env, 'REDIS_URL', (v, n) => readUrl(v, n, ['redis:', 'rediss:'])),
+    network,
+    fullnodeUrl:
+      optional(env, 'APTOS_FULLNODE_URL', (v, n) => readUrl(v, n, ['http:', 'https:'])) ??
+      DEFAULTS.fullnodeUrls[network],
+    host: env['HOST']?.trim() || DEFAULTS.host,
+    port: readInt(env, 'PORT', DEFAULTS.port, 0, 65535),
+    apiKey: optional(env, 'MDQ_API_KEY', (v, n) => {
+      if (v.length < 16) throw new ConfigError(`${n} must be at least 16 characters`);
+      return v;
+    }),
+    marketplaceAddress: readAddress(env, 'MARKETPLACE_ADDRESS', DEFAULTS.marketplaceAddress),
+    lootboxAddress: readAddress(env, 'LOOTBOX_ADDRESS', DEFAULTS.lootboxAddress),
+    dataDir: env['MDQ_DATA_DIR']?.trim() || DEFAULTS.dataDir,
+    logLevel: readEnum(
+      env,
+      'MDQ_LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+    devnetPort: readInt(env, 'MDQ_DEVNET_PORT', DEFAULTS.devnetPort, 0, 65535),
+    indexerBatchSize: readInt(env, 'MDQ_INDEXER_BATCH_SIZE', DEFAULTS.indexerBatchSize, 1, 10_000),
+    rateLimitPerMinute: readInt(env, 'MDQ_RATE_LIMIT', DEFAULTS.rateLimitPerMinute, 1, 1_000_000),
+    ipfsGateways: readList(env, 'MDQ_IPFS_GATEWAYS', DEFAULTS.ipfsGateways, (v, n) =>
+      readUrl(v, n, ['http:', 'https:']),
+    ),
+    arweaveGateway:
+      optional(env, 'MDQ_ARWEAVE_GATEWAY', (v, n) => readUrl(v, n, ['http:', 'https:'])) ??
+      DEFAULTS.arweaveGateway,
+  };
+}

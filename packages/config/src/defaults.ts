@@ -1,0 +1,23 @@
+export const NETWORKS = ['mainnet', 'testnet', 'devnet', 'local'] as const;
+export type Network = (typeof NETWORKS)[number];
+
+// Kept in sync with @mdq/chain's DEFAULT_MARKETPLACE_ADDRESS / DEFAULT_LOOTBOX_ADDRESS (tested there is
+// no drift in config.test.ts); config stays dependency-free so every process can load it first.
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 3000,
+  devnetPort: 8090,
+  dataDir: '.data',
+  indexerBatchSize: 500,
+  rateLimitPerMinute: 1200,
+  marketplaceAddress: '0x0000000000000000000000000000000000000000000000000000000000006d71',
+  lootboxAddress: '0x0000000000000000000000000000000000000000000000000000000000006d72',
+  ipfsGateways: ['https://ipfs.io/ipfs/', 'https://cloudflare-ipfs.com/ipfs/'],
+  arweaveGateway: 'https://arweave.net/',
+  fullnodeUrls: {
+    mainnet: 'https://fullnode.mainnet.aptoslabs.com/v1',
+    testnet: 'https://fullnode.testnet.aptoslabs.com/v1',
+    devnet: 'https://fullnode.devnet.aptoslabs.com/v1',
+    local: undefined,
+  } satisfies Record<Network, string | undefined>,
+} as const;

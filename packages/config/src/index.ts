@@ -1,0 +1,4 @@
+export { type Config, loadConfig } from './config';
+export { ConfigError } from './config-error';
+export { DEFAULTS, NETWORKS, type Network } from './defaults';
+export type { Env } from './read-env';

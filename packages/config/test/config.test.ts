@@ -1,0 +1,47 @@
+import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULTS, loadConfig } from '../src/index';
+
+describe('loadConfig', () => {
+  it('gives the embedded defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.network).toBe('local');
+    expect(config.fullnodeUrl).toBeUndefined();
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+  });
+
+  it('fills the public fullnode for a named network', () => {
+    expect(loadConfig({ APTOS_NETWORK: 'mainnet' }).fullnodeUrl).toBe(DEFAULTS.fullnodeUrls.mainnet);
+  });
+
+  it('normalizes addresses to long form', () => {
+    expect(loadConfig({ MARKETPLACE_ADDRESS: '0xABC' }).marketplaceAddress).toBe(
+      `0x${'abc'.padStart(64, '0')}`,
+    );
+  });
+
+  it('keeps its contract defaults equal to the chain package', () => {
+    expect(DEFAULTS.marketplaceAddress).toBe(DEFAULT_MARKETPLACE_ADDRESS);
+    expect(DEFAULTS.lootboxAddress).toBe(DEFAULT_LOOTBOX_ADDRESS);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT must be an integer from 0 to 65535 \(got "eighty"\)$/],
+    [{ PORT: '70000' }, /^PORT must be an integer/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must use postgres: or postgresql:/],
+    [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL is not a valid URL/],
+    [{ REDIS_URL: 'http://localhost' }, /^REDIS_URL must use redis:/],
+    [{ APTOS_NETWORK: 'moon' }, /^APTOS_NETWORK must be one of mainnet, testnet, devnet, local/],
+    [{ LOOTBOX_ADDRESS: 'xyz' }, /^LOOTBOX_ADDRESS must be an Aptos address/],
+    [{ MDQ_API_KEY: 'short' }, /^MDQ_API_KEY must be at least 16 characters/],
+  ])('rejects %j with a message naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never echoes a password from a bad URL', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@h/db' })).not.toThrow(/secret/);
+  });
+});

@@ -1,0 +1,43 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema/index';
+
+export type Db = Kysely<Database>;
+
+const INT8 = 20;
+const DATE = 1082;
+
+/*
+ * Per-pool type parsers (not pg's global ones): bigint columns hold chain versions and counts, far
+ * below 2^53, so they become numbers; numeric (u64 prices) stays a string; dates stay 'YYYY-MM-DD'.
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8) return (value: string) => Number(value);
+    if (oid === DATE) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export interface CreateDbOptions {
+  max?: number;
+  applicationName?: string;
+  statementTimeoutMs?: number;
+}
+
+export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'mdq',
+    types,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+  });
+  // An idle client that loses its server (restart, failover) must not crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function createDb(url: string, options: CreateDbOptions = {}): Db {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, options) }) });
+}

@@ -1,0 +1,4 @@
+export { type CreateDbOptions, createDb, createPool, type Db } from './database';
+export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from './embedded';
+export { MigrationError, migrateToLatest } from './migrate';
+export type * from './schema/index';

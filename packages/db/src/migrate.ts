@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
+import * as initial from './migrations/2026-11-22T0000_initial';
+
+/** Frozen list: a migration is never edited once landed; a change is a new entry. */
+const migrations: Record<string, Migration> = {
+  '2026-11-22T0000_initial': initial,
+};
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+/** Applies every pending migration. Re-running on an up-to-date database is a no-op. */
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db: db as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    const cause = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new MigrationError(`migration ${failed} failed: ${cause}`);
+  }
+  return result;
+}

@@ -1,0 +1,66 @@
+import type { ColumnType } from 'kysely';
+import type { Defaulted, Json, NullableTimestamp, Timestamp, U64 } from './columns';
+
+export interface CollectionSnapshotsTable {
+  collection_id: string;
+  snapshot_at: Timestamp;
+  floor_price: U64 | null;
+  holder_count: number;
+  listed_count: number;
+  current_supply: U64;
+}
+
+export type RankingName = 'trending' | 'daily_picks' | 'top' | 'recent_added' | 'upcoming';
+
+export interface RankingSnapshotsTable {
+  ranking: RankingName;
+  position: number;
+  collection_id: string | null;
+  lootbox_id: number | null;
+  score: number;
+  metrics: Json<Record<string, string | number | null>>;
+  computed_at: Timestamp;
+}
+
+export interface RankingRunsTable {
+  ranking: RankingName;
+  computed_at: Timestamp;
+  window_start: NullableTimestamp;
+  window_end: NullableTimestamp;
+  entries: number;
+}
+
+export interface SocialSignalsTable {
+  collection_id: string;
+  observed_on: ColumnType<string, string, string>;
+  engagement: number;
+  source: string | null;
+}
+
+export interface TokenRarityTable {
+  token_data_id: string;
+  collection_id: string;
+  score: number;
+  rank: number;
+  trait_count: number;
+  computed_at: Timestamp;
+}
+
+export interface UserInventorySnapshotsTable {
+  owner_address: string;
+  snapshot_at: Timestamp;
+  token_count: number;
+  floor_value: U64;
+}
+
+export interface CollectionUriCacheTable {
+  collection_id: string;
+  metadata_uri: string | null;
+  image_url: string | null;
+  content_type: string | null;
+  status: 'ok' | 'error' | 'pending';
+  error: string | null;
+  attempts: Defaulted<number>;
+  fetched_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+}

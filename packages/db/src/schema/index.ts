@@ -1,0 +1,67 @@
+import type {
+  CollectionsTable,
+  TableHandleOwnersTable,
+  TokenActivitiesTable,
+  TokenAttributesTable,
+  TokenOwnershipsTable,
+  TokenPendingClaimsTable,
+  TokensTable,
+} from './chain';
+import type {
+  CollectionSnapshotsTable,
+  CollectionUriCacheTable,
+  RankingRunsTable,
+  RankingSnapshotsTable,
+  SocialSignalsTable,
+  TokenRarityTable,
+  UserInventorySnapshotsTable,
+} from './derived';
+import type {
+  LootboxesTable,
+  LootboxPurchasesTable,
+  LootboxRevealsTable,
+  LootboxTiersTable,
+} from './lootbox';
+import type {
+  CollectionOffersTable,
+  ListingsTable,
+  MarketplaceActivitiesTable,
+  TokenOffersTable,
+} from './market';
+import type { ApiKeysTable, FailedTransactionsTable, IndexerCheckpointsTable } from './ops';
+
+/** The whole database as Kysely sees it; table names match the migrations. */
+export interface Database {
+  collections: CollectionsTable;
+  tokens: TokensTable;
+  token_attributes: TokenAttributesTable;
+  token_ownerships: TokenOwnershipsTable;
+  table_handle_owners: TableHandleOwnersTable;
+  token_pending_claims: TokenPendingClaimsTable;
+  token_activities: TokenActivitiesTable;
+  marketplace_activities: MarketplaceActivitiesTable;
+  listings: ListingsTable;
+  token_offers: TokenOffersTable;
+  collection_offers: CollectionOffersTable;
+  lootboxes: LootboxesTable;
+  lootbox_tiers: LootboxTiersTable;
+  lootbox_purchases: LootboxPurchasesTable;
+  lootbox_reveals: LootboxRevealsTable;
+  collection_snapshots: CollectionSnapshotsTable;
+  ranking_snapshots: RankingSnapshotsTable;
+  ranking_runs: RankingRunsTable;
+  social_signals: SocialSignalsTable;
+  token_rarity: TokenRarityTable;
+  user_inventory_snapshots: UserInventorySnapshotsTable;
+  collection_uri_cache: CollectionUriCacheTable;
+  api_keys: ApiKeysTable;
+  indexer_checkpoints: IndexerCheckpointsTable;
+  failed_transactions: FailedTransactionsTable;
+}
+
+export type * from './chain';
+export type * from './columns';
+export type * from './derived';
+export type * from './lootbox';
+export type * from './market';
+export type * from './ops';

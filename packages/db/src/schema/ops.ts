@@ -1,0 +1,27 @@
+import type { Defaulted, NullableTimestamp, Timestamp } from './columns';
+
+export interface ApiKeysTable {
+  key_id: string;
+  key_hash: string;
+  name: string;
+  rate_limit_per_minute: number | null;
+  created_at: Defaulted<Date>;
+  revoked_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface IndexerCheckpointsTable {
+  name: string;
+  last_version: number;
+  last_timestamp: NullableTimestamp;
+  updated_at: Defaulted<Date>;
+}
+
+export interface FailedTransactionsTable {
+  transaction_version: number;
+  reason: string;
+  payload: string | null;
+  failed_at: Defaulted<Date>;
+}
+
+export type { Timestamp };

@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../src/index';
+import { createTestDatabase, type TestDatabase } from '../src/testing';
+
+describe('migrations', () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => test.drop());
+
+  it('apply to an empty database and create every table', async () => {
+    const result = await migrateToLatest(test.db);
+    expect(result.results?.map((r) => r.status)).toEqual(['Success']);
+    const tables = await sql<{ table_name: string }>`
+      SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely%'
+    `.execute(test.db);
+    expect(tables.rows.map((r) => r.table_name).sort()).toEqual(
+      [
+        'api_keys',
+        'collection_offers',
+        'collection_snapshots',
+        'collection_uri_cache',
+        'collections',
+        'failed_transactions',
+        'indexer_checkpoints',
+        'listings',
+        'lootbox_purchases',
+        'lootbox_reveals',
+        'lootbox_tiers',
+        'lootboxes',
+        'marketplace_activities',
+        'ranking_runs',
+        'ranking_snapshots',
+        'social_signals',
+        'table_handle_owners',
+        'token_activities',
+        'token_attributes',
+        'token_offers',
+        'token_ownerships',
+        'token_pending_claims',
+        'token_rarity',
+        'tokens',
+        'user_inventory_snapshots',
+      ].sort(),
+    );
+  });
+
+  it('re-apply as a no-op', async () => {
+    const before = await schemaFingerprint(test);
+    const again = await migrateToLatest(test.db);
+    expect(again.results).toEqual([]);
+    expect(await schemaFingerprint(test)).toEqual(before);
+  });
+
+  it('keeps u64 values exact and bigint versions as numbers', async () => {
+    await test.db
+      .insertInto('indexer_checkpoints')
+      .values({ name: 'probe', last_version: 3_020_266_695 })
+      .execute();
+    const row = await test.db.selectFrom('indexer_checkpoints').selectAll().executeTakeFirstOrThrow();
+    expect(row.last_version).toBe(3_020_266_695);
+    const { rows } = await sql<{ v: string }>`SELECT '18446744073709551615'::numeric(20, 0) AS v`.execute(
+      test.db,
+    );
+    expect(rows[0]?.v).toBe('18446744073709551615');
+  });
+});
+
+async function schemaFingerprint(test: TestDatabase): Promise<string[]> {
+  const { rows } = await sql<{ d: string }>`
+    SELECT indexname || ':' || indexdef AS d FROM pg_indexes WHERE schemaname = 'public'
+    UNION ALL SELECT table_name || '.' || column_name || ':' || data_type FROM information_schema.columns
+      WHERE table_schema = 'public'
+    ORDER BY 1
+  `.execute(test.db);
+  return rows.map((r) => r.d);
+}
