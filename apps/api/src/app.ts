@@ -1,0 +1,47 @@
+import sensible from '@fastify/sensible';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Db } from '@mdq/db';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registerApiKeyAuth } from './plugins/auth';
+import { registerDocs } from './plugins/docs';
+import { registerErrorHandler } from './plugins/errors';
+import { healthRoutes } from './routes/health';
+import { areaRoutes } from './routes/index';
+
+export interface AppOptions {
+  /** Primary: API keys and the utility writes. */
+  db: Db;
+  /** Replica for reads (DATABASE_READ_URL); the primary when absent. */
+  readDb?: Db;
+  network: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Ajv defaults that the spec's parameters rely on: query strings coerced to their types,
+    // defaults filled in, unknown parameters ignored rather than rejected.
+    ajv: {
+      customOptions: { coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false },
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(sensible);
+  registerErrorHandler(app);
+  await registerDocs(app, options.network);
+  healthRoutes(app, { db: options.db, network: options.network });
+
+  const readDb = options.readDb ?? options.db;
+  for (const prefix of [`/${options.network}/api`, `/${options.network}`]) {
+    await app.register(
+      async (scope) => {
+        registerApiKeyAuth(scope, options.db);
+        await areaRoutes(scope, { db: options.db, readDb });
+      },
+      { prefix },
+    );
+  }
+  return app;
+}

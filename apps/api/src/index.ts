@@ -1,0 +1,3 @@
+export { type AppOptions, buildApp } from './app';
+export { ApiError, type ErrorBody } from './plugins/errors';
+export { type RunningApi, startApi } from './server';

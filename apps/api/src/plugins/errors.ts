@@ -1,0 +1,102 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** The one error envelope every route answers with. */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  code: string;
+  message: string;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** A domain error a handler throws; the handler below maps it to its status in this one place. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function body(statusCode: number, code: string, message: string): ErrorBody {
+  return { statusCode, error: REASONS[statusCode] ?? 'Error', code, message };
+}
+
+// Connection-level failures (server down, restarting, too many clients) are a 503, not a 500.
+const UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  '57P01',
+  '57P03',
+  '53300',
+]);
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.statusCode).send(body(error.statusCode, error.code, error.message));
+    }
+    if (error.validation) {
+      return reply.status(400).send(body(400, 'INVALID_PARAMETER', validationMessage(error)));
+    }
+    const code = error.code ?? '';
+    if (
+      UNAVAILABLE.has(code) ||
+      code.startsWith('08') ||
+      /Connection terminated|timeout exceeded/i.test(error.message)
+    ) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .send(body(503, 'SERVICE_UNAVAILABLE', 'the database is unreachable; retry shortly'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(body(status, codeFor(status, code), error.message));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(body(500, 'INTERNAL_ERROR', 'internal error'));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send(body(404, 'ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}
+
+function codeFor(status: number, fastifyCode: string): string {
+  if (status === 429) return 'RATE_LIMITED';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (fastifyCode.startsWith('FST_ERR_CTP')) return 'INVALID_BODY';
+  return 'BAD_REQUEST';
+}
+
+/** Ajv says "querystring must have required property 'creator'"; say which parameter, plainly. */
+function validationMessage(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const context = error.validationContext ?? 'request';
+  if (first.keyword === 'required') {
+    const missing = (first.params as { missingProperty?: string }).missingProperty;
+    return `missing required ${context} parameter '${missing}'`;
+  }
+  const name = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || context;
+  return `invalid ${context} parameter '${name}': ${first.message ?? 'is invalid'}`;
+}
