@@ -22,9 +22,9 @@ const statements = [
     collection_name text NOT NULL,
     description text,
     uri text,
-    current_supply ${U64} NOT NULL DEFAULT 0,
+    current_supply ${U64},
     max_supply ${U64},
-    total_minted ${U64} NOT NULL DEFAULT 0,
+    total_minted ${U64},
     owner_count integer NOT NULL DEFAULT 0,
     lootbox_id bigint,
     created_at timestamptz NOT NULL,
@@ -157,6 +157,8 @@ const statements = [
   'CREATE INDEX IF NOT EXISTS market_activities_collection ON marketplace_activities (collection_id, transaction_version DESC, event_index DESC)',
   'CREATE INDEX IF NOT EXISTS market_activities_seller ON marketplace_activities (seller, transaction_version DESC, event_index DESC) WHERE seller IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS market_activities_buyer ON marketplace_activities (buyer, transaction_version DESC, event_index DESC) WHERE buyer IS NOT NULL',
+  `CREATE INDEX IF NOT EXISTS market_activities_offer ON marketplace_activities (marketplace, offer_id, kind)
+    WHERE offer_id IS NOT NULL`,
   // Window aggregates (volume, sales, buyers) read only fills, by time.
   `CREATE INDEX IF NOT EXISTS market_activities_fills ON marketplace_activities (transaction_timestamp, collection_id)
     INCLUDE (price, buyer) WHERE kind IN ('fill_listing', 'fill_token_offer', 'fill_collection_offer')`,

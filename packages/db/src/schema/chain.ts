@@ -9,9 +9,9 @@ export interface CollectionsTable {
   collection_name: string;
   description: string | null;
   uri: string | null;
-  current_supply: Defaulted<U64>;
+  current_supply: U64 | null;
   max_supply: U64 | null;
-  total_minted: Defaulted<U64>;
+  total_minted: U64 | null;
   owner_count: Defaulted<number>;
   lootbox_id: number | null;
   created_at: Timestamp;

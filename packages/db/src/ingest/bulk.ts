@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { Db } from '../database';
+
+/** Postgres array element types used by the bulk writers. */
+export type PgType =
+  | 'text'
+  | 'bigint'
+  | 'integer'
+  | 'numeric'
+  | 'timestamptz'
+  | 'boolean'
+  | 'jsonb'
+  | 'double precision';
+
+/** The columns to write, each with its Postgres type; names are checked against the row type. */
+export type Columns<R> = Readonly<Partial<Record<keyof R & string, PgType>>>;
+
+/**
+ * One INSERT ... SELECT FROM unnest(...) per call: a whole batch in one statement with one bind
+ * parameter per column, so it stays far below pg's 65,535-parameter limit at any batch size.
+ * `tail` is the ON CONFLICT clause (trusted SQL written in this package, never user input).
+ */
+export async function unnestInsert<R extends object>(
+  db: Db,
+  table: string,
+  columns: Columns<R>,
+  rows: readonly R[],
+  tail: string,
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const entries = Object.entries(columns) as [keyof R & string, PgType][];
+  const names = entries.map(([name]) => name);
+  const selects = entries.map(([name, type]) => {
+    const values = rows.map((row) => toParam(row[name], type));
+    return sql`${values}::${sql.raw(type)}[]`;
+  });
+  const result = await sql`
+    INSERT INTO ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))})
+    SELECT * FROM unnest(${sql.join(selects)}) AS t(${sql.join(names.map((n) => sql.ref(n)))})
+    ${sql.raw(tail)}
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+function toParam(value: unknown, type: PgType): unknown {
+  if (value === undefined || value === null) return null;
+  if (type === 'jsonb') return JSON.stringify(value);
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+/** Keeps the last row per key (input in chain order), sorted by key so concurrent writers lock in one order. */
+export function lastByKey<T>(rows: readonly T[], key: (row: T) => string): T[] {
+  const map = new Map<string, T>();
+  for (const row of rows) map.set(key(row), row);
+  return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}

@@ -1,0 +1,2 @@
+export * from './types';
+export { writeBatch } from './write-batch';

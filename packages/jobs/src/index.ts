@@ -1,0 +1,3 @@
+export * from './producer';
+export * from './queues';
+export { createRedis, redisAnswers } from './redis';
