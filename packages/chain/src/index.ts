@@ -1,1 +1,13 @@
 export * from './address';
+export { DecodeError } from './decode-error';
+export { type AptosTransaction, type DecodeOptions, decodeTransaction } from './decode-transaction';
+export type * from './domain';
+export { compileMarketplaces } from './marketplaces/engine';
+export * from './marketplaces/index';
+export {
+  decodeV1PropertyMap,
+  decodeV1PropertyValue,
+  decodeV2PropertyMap,
+  decodeV2PropertyValue,
+} from './property-map';
+export { v1CollectionId, v1TokenDataId } from './v1-ids';
