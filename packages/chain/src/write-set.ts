@@ -56,6 +56,17 @@ export class WriteSetIndex {
   }
 
   /**
+   * Soulbound = the owner cannot move it: `0x1::object::Untransferable`, or ungated transfer
+   * disabled on the object (how soulbound tokens were made before Untransferable existed).
+   * Null when the object's core is not in this write set.
+   */
+  isSoulbound(address: string): boolean | null {
+    const core = this.resource(address, T.objectCore);
+    if (core === null) return null;
+    return this.has(address, T.untransferable) || core['allow_ungated_transfer'] === false;
+  }
+
+  /**
    * Follow `ObjectCore.owner` while the owner is itself an object in this write set (a listing or
    * escrow object owns the token and the seller owns the listing), so ownership lands on the wallet.
    */

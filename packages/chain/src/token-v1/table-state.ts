@@ -55,7 +55,37 @@ export function decodeV1Tables(view: TxView, events: V1EventFacts): V1TableFacts
     else if (keyType === STRING_KEY) readCollectionDataItem(view, item, handle, collectionCreators, facts);
     else if (keyType === T.v1TokenOfferId) readPendingClaimItem(view, item, handle, events, facts);
   }
+  inferOwnersFromEvents(facts.ownerships, events);
   return facts;
+}
+
+/**
+ * After the module-event migration a deposit no longer rewrites the owner's TokenStore resource,
+ * so a store's handle can be unknown within the transaction. The deposit / withdraw events name
+ * the accounts: a single unresolved positive balance of a token belongs to the last account that
+ * received it, a single unresolved emptied balance to the first account it left. Anything more
+ * ambiguous stays null for the indexer to resolve from stored handles. Inferred owners are not
+ * turned into TableHandleFacts: they are a reading of events, not a resource the chain wrote.
+ */
+function inferOwnersFromEvents(ownerships: OwnershipFact[], events: V1EventFacts): void {
+  const byToken = new Map<string, OwnershipFact[]>();
+  for (const fact of ownerships) {
+    const key = `${fact.tokenDataId}/${fact.propertyVersion}`;
+    byToken.set(key, [...(byToken.get(key) ?? []), fact]);
+  }
+  for (const [key, facts] of byToken) {
+    const known = new Set(facts.map((fact) => fact.owner).filter((owner) => owner !== null));
+    const accounts = (kind: 'deposit' | 'withdraw'): string[] =>
+      events.activities
+        .filter((a) => a.kind === kind && `${a.tokenDataId}/${a.propertyVersion}` === key)
+        .map((a) => (kind === 'deposit' ? a.toAddress : a.fromAddress))
+        .filter((account): account is string => account !== null && !known.has(account));
+    const unresolved = facts.filter((fact) => fact.owner === null);
+    const positive = unresolved.filter((fact) => fact.amount !== '0');
+    const emptied = unresolved.filter((fact) => fact.amount === '0');
+    if (positive.length === 1) (positive[0] as OwnershipFact).owner = accounts('deposit').at(-1) ?? null;
+    if (emptied.length === 1) (emptied[0] as OwnershipFact).owner = accounts('withdraw')[0] ?? null;
+  }
 }
 
 function readTableHandles(view: TxView): TableHandleFact[] {

@@ -54,7 +54,8 @@ export function decodeV2Activities(
         activities.push({
           ...base,
           kind: 'mutate',
-          fromAddress: ownerOf(v2.token),
+          // The mutator, not the holder: mutations are made by the creator's contract in the sender's transaction.
+          fromAddress: view.sender,
           toAddress: null,
           amount: '0',
           mutatedField: v2.field,

@@ -1,5 +1,5 @@
 import type { OwnershipFact } from '../domain';
-import { BURN_ADDRESSES, T } from '../framework-types';
+import { BURN_ADDRESSES } from '../framework-types';
 import type { TxView } from '../transaction-view';
 import type { WriteSetIndex } from '../write-set';
 import type { V2Event } from './events';
@@ -20,7 +20,7 @@ export function decodeV2Ownerships(
   for (const token of tokenSet.tokens) {
     const burned = tokenSet.burned.has(token);
     const direct = writeSet.directOwner(token);
-    const isSoulbound = direct === null ? null : writeSet.has(token, T.untransferable);
+    const isSoulbound = writeSet.isSoulbound(token);
     const fact = (owner: string, amount: string, directOwner: string | null): OwnershipFact => ({
       tokenDataId: token,
       tokenStandard: 'v2',

@@ -32,7 +32,7 @@ export function decodeV2Tokens(view: TxView, writeSet: WriteSetIndex, tokenSet: 
       supply: null,
       maximum: null,
       largestPropertyVersion: null,
-      isSoulbound: writeSet.has(address, T.untransferable),
+      isSoulbound: writeSet.isSoulbound(address),
       version: view.version,
     });
   }
