@@ -179,7 +179,9 @@ export async function writeCollectionOffers(db: Db, batch: IngestBatch): Promise
      WHERE collection_offers.last_transaction_version <= excluded.last_transaction_version`,
   );
   // Fills that do not state what remains (Tradeport) are counted from the stored fill activities,
-  // which makes the result the same however the range was split into batches.
+  // which makes the result the same however the range was split into batches. An offer placed
+  // before indexing began has an unknown amount (0): its first fill closes it, as the official
+  // aggregator does.
   const counted = rows.filter((r) => r.remaining_amount === null && r.status !== 'cancelled');
   if (counted.length > 0) {
     const result = await sql`
@@ -195,7 +197,6 @@ export async function writeCollectionOffers(db: Db, batch: IngestBatch): Promise
         GROUP BY a.marketplace, a.offer_id
       ) f
       WHERE co.marketplace = f.marketplace AND co.offer_id = f.offer_id AND co.status <> 'cancelled'
-        AND co.token_amount > 0
     `.execute(db);
     written += Number(result.numAffectedRows ?? 0);
   }

@@ -1,0 +1,18 @@
+import { startApi } from '@mdq/api';
+import { loadConfig } from '@mdq/config';
+import type { Command } from 'commander';
+import { resolveDatabase } from '../runtime/database';
+import { onShutdown } from '../runtime/lifecycle';
+
+export function apiCommand(program: Command): void {
+  program
+    .command('api')
+    .description('Serve the HTTP API (HOST, PORT) from DATABASE_URL or the running embedded database')
+    .action(async () => {
+      const config = loadConfig();
+      const database = await resolveDatabase(config, { mayStart: false, migrate: true });
+      const api = await startApi(config, database.url);
+      console.log(`mdq api listening on ${api.url}/${config.network}/api`);
+      onShutdown([database.close, api.close]);
+    });
+}

@@ -1,0 +1,16 @@
+import { ConfigError } from '@mdq/config';
+
+/** A problem the operator can fix: printed as one line, exit code 2, no stack trace. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function exitCodeFor(error: unknown): number {
+  return error instanceof ConfigError || error instanceof UsageError ? 2 : 1;
+}
+
+export function describeFailure(error: unknown): string {
+  if (error instanceof ConfigError || error instanceof UsageError) return `mdq: ${error.message}`;
+  if (error instanceof Error) return `mdq: ${error.name}: ${error.message}`;
+  return `mdq: ${String(error)}`;
+}

@@ -1,0 +1,12 @@
+export { createDecoder, type DecoderOptions } from './decoder';
+export { memorySource } from './memory-source';
+export {
+  type Decoder,
+  type IndexerLog,
+  type IndexerOptions,
+  type IndexerStats,
+  runIndexer,
+} from './run-indexer';
+export { type ChainSource, type ChainTip, fullnodeSource, versionOf } from './source';
+export { usToIso } from './time';
+export { type FailedDecode, toBatch } from './to-batch';

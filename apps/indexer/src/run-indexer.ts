@@ -1,0 +1,162 @@
+import type { TransactionResponse } from '@aptos-labs/ts-sdk';
+import type { DecodedTransaction } from '@mdq/chain';
+import { type Db, readCheckpoint, withAdvisoryLock, writeBatch } from '@mdq/db';
+import type { ChangeNotifier } from '@mdq/jobs';
+import type { ChainSource } from './source';
+import { versionOf } from './source';
+import { type FailedDecode, toBatch } from './to-batch';
+
+export type Decoder = (tx: TransactionResponse) => DecodedTransaction;
+
+export interface IndexerLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface IndexerOptions {
+  db: Db;
+  source: ChainSource;
+  decode: Decoder;
+  notifier: ChangeNotifier;
+  batchSize: number;
+  /** First version to read; default: one past the checkpoint, else the oldest the node has. */
+  from?: number;
+  /** Last version to read (inclusive); default: follow the tip forever. */
+  to?: number;
+  /** Stop once the tip seen at start-up (or `to`) is reached. */
+  untilCaughtUp?: boolean;
+  signal?: AbortSignal;
+  log?: IndexerLog;
+  /** Poll interval when caught up; grows up to maxPollMs while nothing new arrives. */
+  pollMs?: number;
+  maxPollMs?: number;
+}
+
+export interface IndexerStats {
+  checkpoint: string;
+  transactions: number;
+  rows: number;
+  batches: number;
+  failed: number;
+  lastVersion: number | null;
+  elapsedMs: number;
+}
+
+const MAIN = 'main';
+
+/**
+ * Follows the chain: read a batch, decode it, write rows + checkpoint in one transaction, tell the
+ * worker what changed, repeat. The main follower (no --from/--to) holds an advisory lock; an
+ * explicit range (backfill) gets a checkpoint of its own and can run beside it.
+ */
+export async function runIndexer(options: IndexerOptions): Promise<IndexerStats> {
+  const ranged = options.from !== undefined || options.to !== undefined;
+  const name = ranged ? `range:${options.from ?? 0}-${options.to ?? 'tip'}` : MAIN;
+  const run = () => follow(options, name);
+  return ranged ? run() : withAdvisoryLock(options.db, `mdq-indexer:${MAIN}`, run);
+}
+
+async function follow(options: IndexerOptions, name: string): Promise<IndexerStats> {
+  const started = Date.now();
+  const stats: IndexerStats = {
+    checkpoint: name,
+    transactions: 0,
+    rows: 0,
+    batches: 0,
+    failed: 0,
+    lastVersion: null,
+    elapsedMs: 0,
+  };
+  const checkpoint = await readCheckpoint(options.db, name);
+  const tip = await retry(() => options.source.tip(), options);
+  let next = checkpoint !== null ? checkpoint + 1 : (options.from ?? tip.oldestVersion);
+  const stopAt = options.to ?? (options.untilCaughtUp ? tip.ledgerVersion : Number.POSITIVE_INFINITY);
+  let idleMs = options.pollMs ?? 250;
+
+  while (!options.signal?.aborted && next <= stopAt) {
+    const limit = Math.min(options.batchSize, stopAt - next + 1);
+    const fetched = await retry(() => options.source.fetch(next, limit), options);
+    const txs = fetched.filter((tx) => versionOf(tx) >= next && versionOf(tx) <= stopAt);
+    if (txs.length === 0) {
+      if (options.untilCaughtUp || options.to !== undefined) {
+        // A recorded chain can end before `to`; a live one has nothing newer yet.
+        const current = await retry(() => options.source.tip(), options);
+        if (current.ledgerVersion < next) break;
+      }
+      await sleep(idleMs, options.signal);
+      idleMs = Math.min(idleMs * 2, options.maxPollMs ?? 5_000);
+      continue;
+    }
+    idleMs = options.pollMs ?? 250;
+
+    const decoded: DecodedTransaction[] = [];
+    const failed: FailedDecode[] = [];
+    for (const tx of txs) {
+      try {
+        decoded.push(options.decode(tx));
+      } catch (error) {
+        failed.push({ version: versionOf(tx), reason: reasonOf(error), payload: tx });
+      }
+    }
+    const lastVersion = versionOf(txs.at(-1) as TransactionResponse);
+    const batch = toBatch(name, lastVersion, decoded, failed);
+    const result = await retry(() => writeBatch(options.db, batch), options);
+    // Enqueued only after commit: the worker must never see a change the database does not hold.
+    await options.notifier
+      .collectionsChanged(result.touchedCollections, lastVersion)
+      .catch((error: unknown) => {
+        options.log?.warn({ err: reasonOf(error) }, 'could not enqueue collection-changed jobs');
+      });
+
+    stats.transactions += txs.length;
+    stats.rows += result.rowsWritten;
+    stats.batches += 1;
+    stats.failed += failed.length;
+    stats.lastVersion = lastVersion;
+    if (failed.length > 0)
+      options.log?.warn({ versions: failed.map((f) => f.version) }, 'undecodable transactions stored');
+    if (result.unresolvedOwnerships > 0) {
+      options.log?.warn(
+        { count: result.unresolvedOwnerships, lastVersion },
+        'v1 balances with an unknown table owner',
+      );
+    }
+    options.log?.info({ lastVersion, transactions: txs.length, rows: result.rowsWritten }, 'batch committed');
+    next = lastVersion + 1;
+  }
+  stats.elapsedMs = Date.now() - started;
+  return stats;
+}
+
+/** Network and database hiccups are retried with capped exponential backoff until aborted. */
+async function retry<T>(fn: () => Promise<T>, options: IndexerOptions): Promise<T> {
+  let delay = 250;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (options.signal?.aborted || attempt >= 8) throw error;
+      options.log?.warn({ err: reasonOf(error), attempt }, 'retrying after error');
+      await sleep(delay, options.signal);
+      delay = Math.min(delay * 2, 10_000);
+    }
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
