@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { apiCommand } from './commands/api';
+import { indexerCommand } from './commands/indexer';
 import { keysCommand } from './commands/keys';
 import { migrateCommand } from './commands/migrate';
 import { describeFailure, exitCodeFor } from './runtime/fail';
@@ -9,7 +10,7 @@ export function buildProgram(): Command {
     .description('mdq — NFT marketplace data for Aptos: indexer, worker and HTTP API')
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [migrateCommand, keysCommand, apiCommand]) register(program);
+  for (const register of [migrateCommand, keysCommand, apiCommand, indexerCommand]) register(program);
   return program;
 }
 

@@ -25,12 +25,6 @@ export const DEVIATIONS: Deviation[] = [
         (d.field === 'type_' && MINT_TYPES.has(d.expected ?? '') && MINT_TYPES.has(d.actual ?? ''))),
   },
   {
-    // Official: mutation from_address = transaction sender; ours = the token's owner.
-    id: 'v2-mutation-actor',
-    matches: (p, c) => p === 'token_v2_processor' && c === 'test_token_v2_mutation_event',
-    explains: (d) => d.table === 'token_activities_v2' && d.field === 'from_address',
-  },
-  {
     // We keep a `create` activity for v1 token data creation, so a token's timeline starts there.
     id: 'v1-create-activity',
     matches: (p, c) =>
