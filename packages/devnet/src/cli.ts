@@ -1,0 +1,129 @@
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { streamTransactions } from './chain/stream';
+import { DEFAULT_END_TIME_MS, PRESET_TRANSACTIONS, type Preset } from './config';
+import { DEFAULT_DEVNET_PORT, type DevnetServerOptions, startDevnetServer } from './server/start-server';
+
+export const DEVNET_HELP = `mdq devnet — a local Aptos fullnode serving a simulated NFT market
+
+Usage: mdq devnet [options]
+
+Chain (generated mode)
+  --seed N                  PRNG seed; same seed + options => same chain byte for byte (default 1)
+  --preset NAME             tiny (${PRESET_TRANSACTIONS.tiny}) | small (${PRESET_TRANSACTIONS.small}) | medium (${PRESET_TRANSACTIONS.medium}) | large (${PRESET_TRANSACTIONS.large}) transactions (default small)
+  --scale NAME              alias of --preset
+  --transactions-count N    exact number of initial transactions (overrides --preset)
+  --days D                  days the initial chain spans (default 45)
+  --end-time T              timestamp of the last initial transaction: ISO date, ms since epoch,
+                            or "now" (wall clock, so 24h windows are live) (default ${new Date(DEFAULT_END_TIME_MS).toISOString()})
+  --block-size N            transactions per block in the initial chain (default 4)
+  --block-interval-ms N     live growth: a new block every N ms; 0 disables (default 1000)
+  --live-block-size K       live growth: transactions per new block (default 10)
+  --oldest-version V        versions below V answer 410 (simulated pruning) (default 0)
+  --marketplace-address A   marketplace module address (default 0x6d71)
+  --lootbox-address A       lootbox module address (default 0x6d72)
+  --checkpoint-every N      versions between simulator checkpoints (default max(10000, count/8))
+
+Recorded mode
+  --transactions DIR        serve every transaction JSON under DIR (proto-JSON fixtures or REST),
+                            in version order; a range starting in a gap returns the next recorded
+                            transactions; by_version inside a gap is 404
+
+Server and outputs
+  --port P                  listen port (default ${DEFAULT_DEVNET_PORT}; 0 picks a free port)
+  --host H                  listen host (default 127.0.0.1)
+  --facts FILE              write the expected facts (JSON) of the initial chain to FILE
+  --out FILE                write the initial chain as NDJSON (one REST transaction per line) and exit
+  -h, --help                show this help
+
+Routes: GET /v1, /v1/transactions?start=&limit= (max 100), /v1/transactions/by_version/:v,
+        /v1/blocks/by_version/:v, /v1/blocks/by_height/:h, /v1/-/healthy
+`;
+
+function parseEndTime(value: string | undefined): number | 'now' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'now') return 'now';
+  const n = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isFinite(n)) throw new Error(`--end-time: not a date: ${value}`);
+  return n;
+}
+
+function int(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name}: not a non-negative integer: ${value}`);
+  return n;
+}
+
+function preset(value: string | undefined): Preset | undefined {
+  if (value === undefined) return undefined;
+  if (value in PRESET_TRANSACTIONS) return value as Preset;
+  throw new Error(`--preset: expected tiny | small | medium | large, got ${value}`);
+}
+
+/** Entry point of `mdq devnet`. Resolves once the server listens (or the --out file is written). */
+export async function runDevnetCli(argv: string[]): Promise<{ close(): Promise<void> } | null> {
+  const { values } = parseArgs({
+    args: argv,
+    allowPositionals: false,
+    options: {
+      seed: { type: 'string' },
+      preset: { type: 'string' },
+      scale: { type: 'string' },
+      'transactions-count': { type: 'string' },
+      days: { type: 'string' },
+      'end-time': { type: 'string' },
+      'block-size': { type: 'string' },
+      'block-interval-ms': { type: 'string' },
+      'live-block-size': { type: 'string' },
+      'oldest-version': { type: 'string' },
+      'marketplace-address': { type: 'string' },
+      'lootbox-address': { type: 'string' },
+      'checkpoint-every': { type: 'string' },
+      transactions: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      facts: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(DEVNET_HELP);
+    return null;
+  }
+  const options: DevnetServerOptions = {
+    seed: int('seed', values.seed),
+    preset: preset(values.preset ?? values.scale),
+    transactionsCount: int('transactions-count', values['transactions-count']),
+    days: int('days', values.days),
+    endTime: parseEndTime(values['end-time']),
+    blockSize: int('block-size', values['block-size']),
+    blockIntervalMs: int('block-interval-ms', values['block-interval-ms']),
+    liveBlockSize: int('live-block-size', values['live-block-size']),
+    oldestVersion: int('oldest-version', values['oldest-version']),
+    marketplaceAddress: values['marketplace-address'],
+    lootboxAddress: values['lootbox-address'],
+    checkpointEvery: int('checkpoint-every', values['checkpoint-every']),
+    transactionsDir: values.transactions,
+    port: int('port', values.port),
+    host: values.host,
+  };
+  if (values.out !== undefined) {
+    const endTime = options.endTime === 'now' ? Math.floor(Date.now() / 1000) * 1000 : options.endTime;
+    const out = createWriteStream(values.out);
+    for (const tx of streamTransactions({ ...options, endTimeMs: endTime })) {
+      if (!out.write(`${JSON.stringify(tx)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+    }
+    await new Promise<void>((resolve) => out.end(resolve));
+    process.stdout.write(`wrote ${values.out}\n`);
+    return null;
+  }
+  const server = await startDevnetServer(options);
+  if (values.facts !== undefined) {
+    const facts = server.facts();
+    if (facts !== null) writeFileSync(values.facts, `${JSON.stringify(facts, null, 2)}\n`);
+  }
+  process.stdout.write(`mdq devnet listening on ${server.url} (ledger version ${server.ledgerVersion()})\n`);
+  return server;
+}

@@ -1,0 +1,94 @@
+import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS, normalizeAddress } from '@mdq/chain';
+
+export type Preset = 'tiny' | 'small' | 'medium' | 'large';
+
+/** Transactions in the initial chain per preset; `large` is the benchmark scale. */
+export const PRESET_TRANSACTIONS: Readonly<Record<Preset, number>> = {
+  tiny: 600,
+  small: 5_000,
+  medium: 100_000,
+  large: 1_000_000,
+};
+
+/** 2026-01-01T00:00:00Z: the fixed default "now", so the default chain is byte-for-byte stable. */
+export const DEFAULT_END_TIME_MS = Date.UTC(2026, 0, 1);
+
+export interface ChainOptions {
+  /** PRNG seed (u32). Same seed + same options => same chain, byte for byte. Default 1. */
+  seed?: number;
+  /** Size preset; ignored when `transactionsCount` is set. Default `small`. */
+  preset?: Preset;
+  /** Exact number of transactions in the initial chain (versions 0 .. count-1). */
+  transactionsCount?: number;
+  /** Days the initial chain spans, ending at `endTime`. Default 45 (so 30-day windows are full). */
+  days?: number;
+  /** Timestamp (ms since epoch) of the last initial transaction: the facts' "now". Default DEFAULT_END_TIME_MS. */
+  endTimeMs?: number;
+  /** Transactions per block in the initial chain (all share the block timestamp). Default 4. */
+  blockSize?: number;
+  /** Live growth: transactions per new block. Default 10. */
+  liveBlockSize?: number;
+  /** Live growth: ms between new blocks; also the timestamp step of live blocks. Default 1000. */
+  blockIntervalMs?: number;
+  /** Versions below this answer 410 (simulated pruning). Default 0. */
+  oldestVersion?: number;
+  marketplaceAddress?: string;
+  lootboxAddress?: string;
+  chainId?: number;
+}
+
+export interface ChainConfig {
+  seed: number;
+  transactionsCount: number;
+  days: number;
+  endTimeUs: number;
+  blockSize: number;
+  liveBlockSize: number;
+  blockIntervalMs: number;
+  oldestVersion: number;
+  /** Long form. */
+  marketplaceAddress: string;
+  /** Long form. */
+  lootboxAddress: string;
+  chainId: number;
+  accounts: number;
+  collections: number;
+  lootboxes: number;
+}
+
+function clamp(x: number, lo: number, hi: number): number {
+  return Math.max(lo, Math.min(hi, x));
+}
+
+function positiveInt(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+export function resolveConfig(options: ChainOptions = {}): ChainConfig {
+  const count = positiveInt(
+    'transactionsCount',
+    options.transactionsCount ?? PRESET_TRANSACTIONS[options.preset ?? 'small'],
+  );
+  const seed = (options.seed ?? 1) >>> 0;
+  const endTimeMs = options.endTimeMs ?? DEFAULT_END_TIME_MS;
+  if (!Number.isSafeInteger(endTimeMs) || endTimeMs <= 0)
+    throw new Error('endTimeMs must be a positive integer');
+  const collections = Math.round(clamp(Math.sqrt(count) / 8, 5, 150));
+  return {
+    seed,
+    transactionsCount: count,
+    days: positiveInt('days', options.days ?? 45),
+    endTimeUs: endTimeMs * 1000,
+    blockSize: positiveInt('blockSize', options.blockSize ?? 4),
+    liveBlockSize: positiveInt('liveBlockSize', options.liveBlockSize ?? 10),
+    blockIntervalMs: positiveInt('blockIntervalMs', options.blockIntervalMs ?? 1000),
+    oldestVersion: Math.max(0, Math.floor(options.oldestVersion ?? 0)),
+    marketplaceAddress: normalizeAddress(options.marketplaceAddress ?? DEFAULT_MARKETPLACE_ADDRESS),
+    lootboxAddress: normalizeAddress(options.lootboxAddress ?? DEFAULT_LOOTBOX_ADDRESS),
+    chainId: options.chainId ?? 4,
+    accounts: Math.round(clamp(count / 40, 40, 40_000)),
+    collections,
+    lootboxes: Math.round(clamp(collections / 5, 3, 30)),
+  };
+}

@@ -1,0 +1,126 @@
+import type { StepObserver } from '../chain/stream';
+import type { Plan } from '../sim/plan';
+import type { Simulator } from '../sim/simulator';
+import type { SimState } from '../sim/state';
+import type { World } from '../world/world';
+import { buildFacts } from './build';
+import { type DevnetFacts, WINDOW_US, WINDOWS, type WindowKey } from './types';
+
+export interface CollectionTally {
+  sales: number[];
+  volume: number[];
+  buyers: Set<number>[];
+  tokenOffers: { placed: number; cancelled: number; filled: number };
+  collectionOffers: { placed: number; cancelled: number; filled: number };
+}
+
+export interface LootboxTally {
+  purchases: number;
+  revenue: number[];
+}
+
+const FLOOR_WINDOWS = ['30d', '7d', '24h'] as const;
+
+/**
+ * Watches the simulation of the initial chain and keeps what the facts need but the final state
+ * cannot tell: sales per window, buyers, revenue, floors at each window start.
+ */
+export class FactsRecorder implements StepObserver {
+  readonly collections: CollectionTally[];
+  readonly lootboxes: LootboxTally[];
+  readonly floorsAt: Partial<Record<WindowKey, (number | null)[]>> = {};
+  private readonly starts: number[];
+
+  constructor(readonly world: World) {
+    const end = world.config.endTimeUs;
+    this.starts = WINDOWS.map((w) => (w === 'all' ? Number.NEGATIVE_INFINITY : end - WINDOW_US[w]));
+    this.collections = world.collections.map(() => ({
+      sales: [0, 0, 0, 0],
+      volume: [0, 0, 0, 0],
+      buyers: [new Set<number>(), new Set<number>(), new Set<number>(), new Set<number>()],
+      tokenOffers: { placed: 0, cancelled: 0, filled: 0 },
+      collectionOffers: { placed: 0, cancelled: 0, filled: 0 },
+    }));
+    this.lootboxes = world.lootboxes.map(() => ({ purchases: 0, revenue: [0, 0, 0, 0] }));
+  }
+
+  before(sim: Simulator, _version: number, timestampUs: number): void {
+    for (const w of FLOOR_WINDOWS) {
+      if (this.floorsAt[w] === undefined && timestampUs >= this.world.config.endTimeUs - WINDOW_US[w]) {
+        this.floorsAt[w] = floors(sim.state);
+      }
+    }
+  }
+
+  after(sim: Simulator, plan: Plan, _version: number, timestampUs: number): void {
+    const s = sim.state;
+    switch (plan.kind) {
+      case 'fill_listing':
+        this.sale(s.tokColl[plan.token] ?? 0, plan.buyer, plan.price, timestampUs);
+        break;
+      case 'fill_token_offer':
+        this.sale(s.tokColl[plan.offer.token] ?? 0, plan.offer.buyer, plan.offer.price, timestampUs);
+        this.tally(s.tokColl[plan.offer.token] ?? 0).tokenOffers.filled++;
+        break;
+      case 'fill_collection_offer':
+        this.sale(plan.offer.collection, plan.offer.buyer, plan.offer.price, timestampUs);
+        this.tally(plan.offer.collection).collectionOffers.filled++;
+        break;
+      case 'place_token_offer':
+        this.tally(s.tokColl[plan.offer.token] ?? 0).tokenOffers.placed++;
+        break;
+      case 'cancel_token_offer':
+        this.tally(s.tokColl[plan.offer.token] ?? 0).tokenOffers.cancelled++;
+        break;
+      case 'place_collection_offer':
+        this.tally(plan.offer.collection).collectionOffers.placed++;
+        break;
+      case 'cancel_collection_offer':
+        this.tally(plan.offer.collection).collectionOffers.cancelled++;
+        break;
+      case 'purchase_lootbox': {
+        const t = this.lootboxes[plan.lootbox];
+        if (t === undefined) break;
+        t.purchases++;
+        this.starts.forEach((start, i) => {
+          if (timestampUs >= start) t.revenue[i] = (t.revenue[i] ?? 0) + plan.amount;
+        });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  private tally(c: number): CollectionTally {
+    const t = this.collections[c];
+    if (t === undefined) throw new Error(`no collection ${c}`);
+    return t;
+  }
+
+  private sale(c: number, buyer: number, price: number, timestampUs: number): void {
+    const t = this.tally(c);
+    this.starts.forEach((start, i) => {
+      if (timestampUs < start) return;
+      t.sales[i] = (t.sales[i] ?? 0) + 1;
+      t.volume[i] = (t.volume[i] ?? 0) + price;
+      t.buyers[i]?.add(buyer);
+    });
+  }
+
+  finish(sim: Simulator): DevnetFacts {
+    return buildFacts(this.world, sim.state, this);
+  }
+}
+
+/** Lowest active listing price per collection (null without listings). */
+export function floors(s: SimState): (number | null)[] {
+  return s.collListings.map((tokens) => {
+    let min: number | null = null;
+    for (const t of tokens) {
+      const p = s.tokPrice[t] ?? 0;
+      if (min === null || p < min) min = p;
+    }
+    return min;
+  });
+}

@@ -1,0 +1,115 @@
+/** Window keys used throughout the facts: trailing windows ending at the chain's "now". */
+export const WINDOWS = ['24h', '7d', '30d', 'all'] as const;
+export type WindowKey = (typeof WINDOWS)[number];
+export type PerWindow<T> = Record<WindowKey, T>;
+
+export const WINDOW_US: Record<Exclude<WindowKey, 'all'>, number> = {
+  '24h': 86_400_000_000,
+  '7d': 7 * 86_400_000_000,
+  '30d': 30 * 86_400_000_000,
+};
+
+export interface OfferCounts {
+  placed: number;
+  cancelled: number;
+  filled: number;
+  /** Still open at "now" (not filled, cancelled or past expiration_time). */
+  active: number;
+  /** Lapsed: expiration_time passed before being filled or cancelled. */
+  expired: number;
+}
+
+export interface CollectionFacts {
+  /** v2: collection object address; v1: sha256(creator::collection) — both AIP-40 long form. */
+  collectionId: string;
+  name: string;
+  standard: 'v1' | 'v2';
+  creator: string;
+  lootboxId: number | null;
+  createdVersion: number;
+  /** Tokens in existence now (minted - burned). */
+  supply: number;
+  minted: number;
+  burned: number;
+  /** Distinct wallets holding >= 1 token now; a listed token counts for its seller. */
+  holders: number;
+  activeListings: number;
+  /** Lowest active listing price in octas (string), null without listings. `now` and at each window start. */
+  floor: { now: string | null; '24h': string | null; '7d': string | null; '30d': string | null };
+  /** Fills of listings, token offers and collection offers. */
+  sales: PerWindow<number>;
+  volume: PerWindow<string>;
+  uniqueBuyers: PerWindow<number>;
+  tokenOffers: OfferCounts;
+  collectionOffers: OfferCounts;
+}
+
+export interface LootboxFacts {
+  lootboxId: number;
+  collectionId: string;
+  name: string;
+  status: 'upcoming' | 'active' | 'sold_out' | 'ended';
+  paused: boolean;
+  price: string;
+  maxSupply: number;
+  mintStartSecs: number;
+  mintEndSecs: number;
+  createdVersion: number;
+  /** Purchase transactions. */
+  purchases: number;
+  /** Boxes bought (sum of quantity). */
+  purchased: number;
+  /** Boxes opened = tokens minted. */
+  minted: number;
+  revenue: PerWindow<string>;
+  tiers: { name: string; weight: number; maxSupply: number; minted: number }[];
+}
+
+export interface TokenFacts {
+  tokenId: string;
+  name: string;
+  serial: number;
+  owner: string;
+  listed: boolean;
+  /** Trait name -> value; absent traits are missing. Lootbox tokens: { tier }. */
+  traits: Record<string, string>;
+}
+
+export interface UserFacts {
+  address: string;
+  tokensHeld: number;
+  /** Token ids held now (listed tokens included). */
+  tokens: string[];
+  /** Collection id -> count. */
+  perCollection: Record<string, number>;
+}
+
+export interface DevnetFacts {
+  format: 'mdq-devnet-facts/1';
+  chain: {
+    seed: number;
+    chainId: number;
+    transactionsCount: number;
+    firstVersion: number;
+    lastVersion: number;
+    startTimestampUs: string;
+    /** "now" of every window: the timestamp of the last initial transaction. */
+    nowUs: string;
+    /** Window start timestamps (µs); a transaction is in a window when timestamp >= start. */
+    windowStartUs: { '24h': string; '7d': string; '30d': string };
+    marketplaceAddress: string;
+    lootboxAddress: string;
+  };
+  totals: {
+    tokensMinted: number;
+    tokensBurned: number;
+    sales: number;
+    volume: string;
+    lootboxRevenue: string;
+  };
+  collections: CollectionFacts[];
+  lootboxes: LootboxFacts[];
+  users: UserFacts[];
+  /** Every token of the sampled collections (all collections for small chains), keyed by collection id. */
+  tokens: Record<string, TokenFacts[]>;
+}

@@ -1,0 +1,82 @@
+import Fastify from 'fastify';
+import { DevnetChain } from '../chain/devnet-chain';
+import type { ChainOptions, Preset } from '../config';
+import type { DevnetFacts } from '../facts/types';
+import { loadRecorded } from '../recorded/load-recorded';
+import { RecordedSource } from '../recorded/recorded-source';
+import { GeneratedSource } from './generated-source';
+import { registerRoutes } from './routes';
+import type { ChainSource } from './source';
+
+/** Documented default port of `mdq devnet`. */
+export const DEFAULT_DEVNET_PORT = 8090;
+
+export interface DevnetServerOptions extends Omit<ChainOptions, 'endTimeMs'> {
+  port?: number;
+  host?: string;
+  /** Serve the recorded transactions under this directory instead of generating a chain. */
+  transactionsDir?: string;
+  /** `'now'` ends the initial chain at the wall clock (rounded to the second); default: fixed epoch. */
+  endTime?: number | 'now';
+  /** ms between live blocks; 0 disables live growth. Default 1000. */
+  blockIntervalMs?: number;
+  /** Versions between simulator checkpoints (generated mode). */
+  checkpointEvery?: number;
+  preset?: Preset;
+}
+
+export interface DevnetServer {
+  /** Base URL including `/v1`, e.g. `http://127.0.0.1:8090/v1`. */
+  url: string;
+  port: number;
+  ledgerVersion(): number;
+  /** Generated mode: the chain (facts, world); null when serving recorded files. */
+  chain: DevnetChain | null;
+  facts(): DevnetFacts | null;
+  /** Generated mode: publish `blocks` live blocks now instead of waiting for the timer. */
+  advance(blocks?: number): void;
+  close(): Promise<void>;
+}
+
+function endTimeMs(endTime: number | 'now' | undefined): number | undefined {
+  if (endTime === 'now') return Math.floor(Date.now() / 1000) * 1000;
+  return endTime;
+}
+
+export async function startDevnetServer(options: DevnetServerOptions = {}): Promise<DevnetServer> {
+  let source: ChainSource;
+  let chain: DevnetChain | null = null;
+  if (options.transactionsDir !== undefined) {
+    const { transactions } = loadRecorded(options.transactionsDir);
+    source = new RecordedSource(transactions, options.chainId ?? 1);
+  } else {
+    const blockIntervalMs = options.blockIntervalMs === 0 ? undefined : options.blockIntervalMs;
+    chain = new DevnetChain({ ...options, blockIntervalMs, endTimeMs: endTimeMs(options.endTime) });
+    chain.prepare();
+    source = new GeneratedSource(chain, {
+      blockIntervalMs: options.blockIntervalMs ?? chain.config.blockIntervalMs,
+    });
+  }
+  const app = Fastify({ logger: false });
+  registerRoutes(app, source);
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? DEFAULT_DEVNET_PORT, host });
+  const address = app.server.address();
+  const port =
+    typeof address === 'object' && address !== null ? address.port : (options.port ?? DEFAULT_DEVNET_PORT);
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    url: `http://${shownHost}:${port}/v1`,
+    port,
+    chain,
+    ledgerVersion: () => source.ledger().ledgerVersion,
+    facts: () => chain?.getFacts() ?? null,
+    advance: (blocks = 1) => {
+      if (source instanceof GeneratedSource) source.advance(blocks);
+    },
+    close: async () => {
+      source.close();
+      await app.close();
+    },
+  };
+}
