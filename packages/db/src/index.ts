@@ -6,3 +6,4 @@ export * from './queries/api-keys';
 export * from './queries/checkpoints';
 export * from './queries/locks';
 export type * from './schema/index';
+export * from './queries/worker/index';

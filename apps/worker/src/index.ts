@@ -1,0 +1,24 @@
+export type { WorkerContext } from './context';
+export { stderrLogger, type WorkerLogger } from './logger';
+export { type AggregatePayload, processAggregate } from './queues/aggregates';
+export { processCollectionChanged } from './queues/collection-changed';
+export { type UriCachePayload, uriCacheJobId } from './queues/uri-cache';
+export { COLLECTION_RANKINGS, floorChange } from './rankings/definitions';
+export { percentileRanks } from './rankings/percentile';
+export { scoreCandidates } from './rankings/score';
+export { openRarity, type RarityResult, type RarityToken } from './rarity/open-rarity';
+export { SCHEDULES, type ScheduleDefinition } from './schedules';
+export { loadSignals } from './signals/load-signals';
+export { parseSignals, SignalFormatError } from './signals/parse-signals';
+export { closeOnSignals, startWorker, type WorkerHandle } from './start-worker';
+export { computeAllRankings, computeCollectionRanking, computeLootboxRankings } from './tasks/rankings';
+export { computeAllRarity, computeCollectionRarity } from './tasks/rarity';
+export { type RecomputeTimings, recomputeAll } from './tasks/recompute-all';
+export { snapshotCollections, snapshotInventories } from './tasks/snapshots';
+export {
+  resolveCollectionUri,
+  URI_CACHE_DEFAULTS,
+  type UriCacheOptions,
+  type UriCacheResult,
+} from './uri/resolve-collection-uri';
+export type { StartWorkerOptions } from './worker-options';

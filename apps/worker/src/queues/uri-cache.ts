@@ -1,0 +1,46 @@
+import { QUEUE_NAMES } from '@mdq/jobs';
+import { type JobsOptions, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { WorkerContext } from '../context';
+import { resolveCollectionUri } from '../uri/resolve-collection-uri';
+
+/** The `uri-cache` queue: one job per collection to resolve. */
+export const URI_CACHE_QUEUE = QUEUE_NAMES.uriCache;
+
+export interface UriCachePayload {
+  collectionId: string;
+}
+
+/** Prefixed so it is never all digits; one waiting job per collection. */
+export function uriCacheJobId(collectionId: string): string {
+  return `uri:${collectionId}`;
+}
+
+export const URI_JOB_OPTIONS: JobsOptions = {
+  // resolveCollectionUri records remote failures itself; retries only cover database errors.
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2_000 },
+  // Completed ids are freed at once so the next sweep can enqueue the collection again.
+  removeOnComplete: true,
+  removeOnFail: { count: 5_000 },
+};
+
+export async function processUriCache(
+  ctx: WorkerContext,
+  payload: UriCachePayload,
+): Promise<{ status: string }> {
+  const result = await resolveCollectionUri(ctx.db, payload.collectionId, ctx.uri);
+  return { status: result.status };
+}
+
+export async function enqueueUriResolve(queue: Queue<UriCachePayload>, collectionId: string): Promise<void> {
+  await queue.add('resolve', { collectionId }, { ...URI_JOB_OPTIONS, jobId: uriCacheJobId(collectionId) });
+}
+
+export function uriCacheQueue(connection: Redis, prefix: string): Queue<UriCachePayload> {
+  return new Queue<UriCachePayload>(URI_CACHE_QUEUE, {
+    connection,
+    prefix,
+    defaultJobOptions: URI_JOB_OPTIONS,
+  });
+}

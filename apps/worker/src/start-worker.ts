@@ -1,0 +1,49 @@
+import type { ChangeNotifier } from '@mdq/jobs';
+import { startBullmqWorker } from './bullmq-runner';
+import { startInProcessWorker } from './in-process-runner';
+import { resolveWorkerOptions, type StartWorkerOptions } from './worker-options';
+
+export interface WorkerHandle {
+  /** What the indexer calls after each committed batch. */
+  notifier: ChangeNotifier;
+  mode: 'bullmq' | 'in-process';
+  /** Stops taking jobs, lets in-flight ones finish (bounded by shutdownGraceMs), closes connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the worker: with a Redis URL, BullMQ workers for collection-changed, aggregates and
+ * uri-cache plus the job schedulers; without one, the same processors in this process on the same
+ * schedules, and a notifier that calls them directly.
+ */
+export async function startWorker(options: StartWorkerOptions): Promise<WorkerHandle> {
+  const resolved = resolveWorkerOptions(options);
+  const base = {
+    db: options.db,
+    logger: resolved.logger,
+    uri: resolved.uri,
+    uriSweepBatch: resolved.uriSweepBatch,
+  };
+  if (options.redisUrl) {
+    const running = await startBullmqWorker(base, options.redisUrl, resolved);
+    return { ...running, mode: 'bullmq' };
+  }
+  const running = startInProcessWorker(base, resolved);
+  return { notifier: running.notifier, close: running.close, mode: 'in-process' };
+}
+
+/** Closes the worker on SIGTERM / SIGINT (for the CLI); returns a function that removes the handlers. */
+export function closeOnSignals(
+  handle: WorkerHandle,
+  onClosed: () => void = () => process.exit(0),
+): () => void {
+  const stop = () => {
+    void handle.close().finally(onClosed);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return () => {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  };
+}

@@ -1,0 +1,102 @@
+import {
+  type Db,
+  type LootboxRankingRow,
+  loadCurrentFloors,
+  loadEngagement,
+  loadFloorsAt,
+  loadHolderCounts,
+  loadLootboxesByCreation,
+  loadUpcomingLootboxes,
+  loadWindowSales,
+  type RankingEntry,
+  replaceRanking,
+} from '@mdq/db';
+import { COLLECTION_RANKINGS, type CollectionRanking, floorChange } from '../rankings/definitions';
+import { type Candidate, scoreCandidates } from '../rankings/score';
+
+/**
+ * Computes one collection ranking at `now` and replaces its snapshot. The field is every collection
+ * with at least one native-coin sale in the window; metrics that need more than sales are loaded for
+ * that field only.
+ */
+export async function computeCollectionRanking(db: Db, name: CollectionRanking, now: Date): Promise<number> {
+  const def = COLLECTION_RANKINGS[name];
+  const start = new Date(now.getTime() - def.windowMs);
+  const sales = await loadWindowSales(db, start, now);
+  const ids = sales.map((s) => s.collectionId);
+  const wants = new Set(def.metrics.map((m) => m.name));
+  const [floorsNow, floorsStart, holders, engagement] = await Promise.all([
+    wants.has('floorChange') ? loadCurrentFloors(db, ids) : undefined,
+    wants.has('floorChange') ? loadFloorsAt(db, ids, start) : undefined,
+    wants.has('holders') ? loadHolderCounts(db, ids) : undefined,
+    wants.has('socialEngagement') ? loadEngagement(db, ids, start, now) : undefined,
+  ]);
+  const candidates: Candidate[] = sales.map((s) => {
+    const floorNow = floorsNow?.get(s.collectionId)?.floor ?? null;
+    const floorStart = floorsStart?.get(s.collectionId) ?? null;
+    const values: Candidate['values'] = { volume: s.volume, sales: s.sales, uniqueBuyers: s.uniqueBuyers };
+    if (wants.has('floorChange')) values['floorChange'] = floorChange(floorStart, floorNow);
+    if (holders) values['holders'] = holders.get(s.collectionId) ?? 0;
+    if (engagement) values['socialEngagement'] = engagement.get(s.collectionId) ?? null;
+    return { collectionId: s.collectionId, volume: s.volume, values };
+  });
+  const scored = scoreCandidates(candidates, def.metrics);
+  const byId = new Map(candidates.map((c) => [c.collectionId, c]));
+  const entries: RankingEntry[] = scored.map((s) => {
+    const metrics: RankingEntry['metrics'] = { ...byId.get(s.collectionId)?.values };
+    if (floorsNow && floorsStart) {
+      metrics['floorPrice'] = floorsNow.get(s.collectionId)?.floor ?? null;
+      metrics['floorPriceAtStart'] = floorsStart.get(s.collectionId) ?? null;
+    }
+    for (const [metric, p] of Object.entries(s.percentiles)) metrics[`${metric}Percentile`] = p;
+    return { collectionId: s.collectionId, lootboxId: null, score: s.score, metrics };
+  });
+  await replaceRanking(db, name, entries, { computedAt: now, windowStart: start, windowEnd: now });
+  return entries.length;
+}
+
+function lootboxMetrics(l: LootboxRankingRow): RankingEntry['metrics'] {
+  return {
+    creator: l.creator,
+    collectionName: l.collectionName,
+    price: l.price,
+    maxSupply: l.maxSupply,
+    minted: l.minted,
+    createdAt: l.createdAt.toISOString(),
+    mintStart: l.mintStart.toISOString(),
+    mintEnd: l.mintEnd ? l.mintEnd.toISOString() : null,
+  };
+}
+
+/** Recently added (newest first) and upcoming (mint not started, soonest first); score = the sort time in seconds. */
+export async function computeLootboxRankings(db: Db, now: Date): Promise<number> {
+  const [recent, upcoming] = await Promise.all([loadLootboxesByCreation(db), loadUpcomingLootboxes(db, now)]);
+  const toEntry = (l: LootboxRankingRow, at: Date): RankingEntry => ({
+    collectionId: l.collectionId,
+    lootboxId: l.lootboxId,
+    score: Math.floor(at.getTime() / 1000),
+    metrics: lootboxMetrics(l),
+  });
+  const run = { computedAt: now, windowStart: null, windowEnd: null };
+  await replaceRanking(
+    db,
+    'recent_added',
+    recent.map((l) => toEntry(l, l.createdAt)),
+    run,
+  );
+  await replaceRanking(
+    db,
+    'upcoming',
+    upcoming.map((l) => toEntry(l, l.mintStart)),
+    run,
+  );
+  return recent.length + upcoming.length;
+}
+
+export const COLLECTION_RANKING_NAMES: readonly CollectionRanking[] = ['trending', 'daily_picks', 'top'];
+
+/** Every ranking at `now`. */
+export async function computeAllRankings(db: Db, now: Date): Promise<void> {
+  for (const name of COLLECTION_RANKING_NAMES) await computeCollectionRanking(db, name, now);
+  await computeLootboxRankings(db, now);
+}

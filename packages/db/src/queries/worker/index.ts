@@ -1,0 +1,7 @@
+export * from './inventory';
+export * from './market-filters';
+export * from './rankings';
+export * from './rarity';
+export * from './signals';
+export * from './snapshots';
+export * from './uri-cache';

@@ -1,0 +1,174 @@
+import { sql } from 'kysely';
+import type { Db } from '../../database';
+import { unnestInsert } from '../../ingest/bulk';
+import type { RankingName } from '../../schema/index';
+import { FILL_KINDS, isNativeCoin } from './market-filters';
+
+export interface WindowSales {
+  collectionId: string;
+  /** Sum of fill prices in the native coin (smallest unit, decimal string). */
+  volume: string;
+  sales: number;
+  uniqueBuyers: number;
+}
+
+/** Sales per collection with at least one native-coin fill in [from, to]. */
+export async function loadWindowSales(db: Db, from: Date, to: Date): Promise<WindowSales[]> {
+  const { rows } = await sql<WindowSales>`
+    SELECT collection_id AS "collectionId", sum(price)::text AS volume, count(*)::int AS sales,
+           count(DISTINCT buyer)::int AS "uniqueBuyers"
+    FROM marketplace_activities
+    WHERE kind = ANY(${[...FILL_KINDS]}::text[])
+      AND transaction_timestamp >= ${from} AND transaction_timestamp <= ${to}
+      AND collection_id IS NOT NULL AND ${isNativeCoin('coin_type')}
+    GROUP BY collection_id
+  `.execute(db);
+  return rows;
+}
+
+/** Current holders (distinct owners with a positive balance) per collection. */
+export async function loadHolderCounts(
+  db: Db,
+  collectionIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (collectionIds.length === 0) return new Map();
+  const { rows } = await sql<{ id: string; holders: number }>`
+    SELECT k.id, (SELECT count(DISTINCT owner_address)::int FROM token_ownerships
+                  WHERE collection_id = k.id AND amount > 0) AS holders
+    FROM unnest(${[...collectionIds]}::text[]) AS k(id)
+  `.execute(db);
+  return new Map(rows.map((r) => [r.id, r.holders]));
+}
+
+export interface LootboxRankingRow {
+  lootboxId: number;
+  collectionId: string;
+  creator: string;
+  collectionName: string;
+  price: string;
+  maxSupply: string;
+  minted: string;
+  createdAt: Date;
+  mintStart: Date;
+  mintEnd: Date | null;
+}
+
+const lootboxColumns = sql`
+  lootbox_id AS "lootboxId", collection_id AS "collectionId", creator_address AS creator,
+  collection_name AS "collectionName", price::text AS price, max_supply::text AS "maxSupply",
+  minted::text AS minted, created_at AS "createdAt", mint_start AS "mintStart", mint_end AS "mintEnd"`;
+
+/** Every lootbox, newest first (recently added). */
+export async function loadLootboxesByCreation(db: Db): Promise<LootboxRankingRow[]> {
+  const { rows } = await sql<LootboxRankingRow>`
+    SELECT ${lootboxColumns} FROM lootboxes ORDER BY created_at DESC, lootbox_id DESC
+  `.execute(db);
+  return rows;
+}
+
+/** Lootboxes whose mint has not started at `now`, soonest first (upcoming). */
+export async function loadUpcomingLootboxes(db: Db, now: Date): Promise<LootboxRankingRow[]> {
+  const { rows } = await sql<LootboxRankingRow>`
+    SELECT ${lootboxColumns} FROM lootboxes WHERE mint_start > ${now} ORDER BY mint_start, lootbox_id
+  `.execute(db);
+  return rows;
+}
+
+export interface RankingEntry {
+  collectionId: string | null;
+  lootboxId: number | null;
+  score: number;
+  metrics: Record<string, string | number | null>;
+}
+
+export interface RankingRun {
+  computedAt: Date;
+  windowStart: Date | null;
+  windowEnd: Date | null;
+}
+
+/**
+ * Replaces one ranking atomically: readers see the old list or the new one, never a mix. A run
+ * computed earlier than the stored one is dropped, so a slow retry cannot roll a ranking back.
+ * Returns false when it was dropped.
+ */
+export async function replaceRanking(
+  db: Db,
+  ranking: RankingName,
+  entries: readonly RankingEntry[],
+  run: RankingRun,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`mdq:ranking:${ranking}`}))`.execute(trx);
+    const current = await trx
+      .selectFrom('ranking_runs')
+      .select('computed_at')
+      .where('ranking', '=', ranking)
+      .executeTakeFirst();
+    if (current && current.computed_at.getTime() > run.computedAt.getTime()) return false;
+    await trx.deleteFrom('ranking_snapshots').where('ranking', '=', ranking).execute();
+    await unnestInsert(
+      trx,
+      'ranking_snapshots',
+      {
+        ranking: 'text',
+        position: 'integer',
+        collection_id: 'text',
+        lootbox_id: 'bigint',
+        score: 'double precision',
+        metrics: 'jsonb',
+        computed_at: 'timestamptz',
+      },
+      entries.map((e, i) => ({
+        ranking,
+        position: i + 1,
+        collection_id: e.collectionId,
+        lootbox_id: e.lootboxId,
+        score: e.score,
+        metrics: e.metrics,
+        computed_at: run.computedAt,
+      })),
+      '',
+    );
+    await trx
+      .insertInto('ranking_runs')
+      .values({
+        ranking,
+        computed_at: run.computedAt,
+        window_start: run.windowStart,
+        window_end: run.windowEnd,
+        entries: entries.length,
+      })
+      .onConflict((oc) =>
+        oc.column('ranking').doUpdateSet((eb) => ({
+          computed_at: eb.ref('excluded.computed_at'),
+          window_start: eb.ref('excluded.window_start'),
+          window_end: eb.ref('excluded.window_end'),
+          entries: eb.ref('excluded.entries'),
+        })),
+      )
+      .execute();
+    return true;
+  });
+}
+
+export interface StoredRankingEntry extends RankingEntry {
+  position: number;
+}
+
+/** One stored ranking in order (tests and tools; the API pages it with its own query). */
+export async function readRanking(db: Db, ranking: RankingName): Promise<StoredRankingEntry[]> {
+  const rows = await db
+    .selectFrom('ranking_snapshots')
+    .select(['position', 'collection_id', 'lootbox_id', 'score', 'metrics'])
+    .where('ranking', '=', ranking)
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => ({
+    position: r.position,
+    collectionId: r.collection_id,
+    lootboxId: r.lootbox_id,
+    score: r.score,
+    metrics: r.metrics,
+  }));
+}
