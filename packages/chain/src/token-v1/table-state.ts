@@ -47,9 +47,12 @@ export function decodeV1Tables(view: TxView, events: V1EventFacts): V1TableFacts
     pendingClaims: [],
   };
   const collectionCreators = creatorsByCollectionName(view, events);
+  const foreign = foreignTableHandles(view);
   for (const item of view.tableItems) {
     const keyType = structKey(item.keyType);
     const handle = handles.get(item.handle) ?? null;
+    // A table that a marketplace resource owns (e.g. Tradeport's ListingStore, keyed by TokenId) is not a balance.
+    if (handle === null && foreign.has(item.handle)) continue;
     if (keyType === T.v1TokenId) readTokenStoreItem(view, item, handle, facts);
     else if (keyType === T.v1TokenDataId) readTokenDataItem(view, item, facts);
     else if (keyType === STRING_KEY) readCollectionDataItem(view, item, handle, collectionCreators, facts);
@@ -100,6 +103,19 @@ function readTableHandles(view: TxView): TableHandleFact[] {
     }
   }
   return facts;
+}
+
+/** Handles of tables held by resources other than the 0x3 ones, as `{handle}` fields written in this transaction. */
+function foreignTableHandles(view: TxView): Set<string> {
+  const foreign = new Set<string>();
+  for (const write of view.resourceWrites) {
+    if (HANDLE_SOURCES.some((source) => source.type === write.struct?.key)) continue;
+    for (const value of Object.values(write.data)) {
+      const handle = addressOrNull(field(value, 'handle'));
+      if (handle !== null) foreign.add(handle);
+    }
+  }
+  return foreign;
 }
 
 function readTokenStoreItem(
@@ -214,17 +230,26 @@ function readPendingClaimItem(
   });
 }
 
-/** Collection name → creator for every v1 token the transaction mentions (events and table keys). */
+/**
+ * Collection name → creator for every v1 token the transaction mentions (events and table keys).
+ * A name claimed by two creators in one transaction is ambiguous and left out.
+ */
 function creatorsByCollectionName(view: TxView, events: V1EventFacts): Map<string, string> {
-  const creators = new Map<string, string>();
+  const creators = new Map<string, string | null>();
+  const note = (collection: string, creator: string): void => {
+    const known = creators.get(collection);
+    creators.set(collection, known === undefined || known === creator ? creator : null);
+  };
   for (const token of events.createdTokens) {
-    if (token.collectionName && token.creatorAddress)
-      creators.set(token.collectionName, token.creatorAddress);
+    if (token.collectionName !== null && token.creatorAddress !== null)
+      note(token.collectionName, token.creatorAddress);
   }
   for (const item of view.tableItems) {
     const id =
       parseTokenDataId(item.key) ?? parseTokenId(item.key) ?? parseTokenId(field(item.key, 'token_id'));
-    if (id) creators.set(id.collection, id.creator);
+    if (id) note(id.collection, id.creator);
   }
-  return creators;
+  const unambiguous = new Map<string, string>();
+  for (const [collection, creator] of creators) if (creator !== null) unambiguous.set(collection, creator);
+  return unambiguous;
 }
