@@ -7,3 +7,4 @@ export * from './queries/checkpoints';
 export * from './queries/locks';
 export type * from './schema/index';
 export * from './queries/worker/index';
+export * from './queries/api/index';

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { ADDRESS_PATTERN } from '../schemas/common';
 
 /** The one error envelope every route answers with. */
 export interface ErrorBody {
@@ -52,6 +53,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).send(body(error.statusCode, error.code, error.message));
     }
+    // A cursor this API did not issue (packages/db throws CursorError while decoding it).
+    if (error.name === 'CursorError') {
+      return reply
+        .status(400)
+        .send(body(400, 'INVALID_PARAMETER', `invalid querystring parameter 'cursor': ${error.message}`));
+    }
     if (error.validation) {
       return reply.status(400).send(body(400, 'INVALID_PARAMETER', validationMessage(error)));
     }
@@ -98,5 +105,8 @@ function validationMessage(error: FastifyError): string {
     return `missing required ${context} parameter '${missing}'`;
   }
   const name = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || context;
+  if (first.keyword === 'pattern' && (first.params as { pattern?: string }).pattern === ADDRESS_PATTERN) {
+    return `invalid ${context} parameter '${name}': must be a 0x-prefixed hex address of at most 64 digits`;
+  }
   return `invalid ${context} parameter '${name}': ${first.message ?? 'is invalid'}`;
 }

@@ -1,5 +1,8 @@
 import type { Db } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
+import { registerAddressNormalization } from '../plugins/addresses';
+import { registerConditionalCaching } from '../plugins/cache';
+import { tokenRoutes } from './tokens';
 
 export interface RouteDeps {
   db: Db;
@@ -7,7 +10,10 @@ export interface RouteDeps {
 }
 
 /** Every spec area, registered once per path form (with and without `/api`). */
-export async function areaRoutes(app: FastifyInstance, _deps: RouteDeps): Promise<void> {
+export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  registerAddressNormalization(app);
+  registerConditionalCaching(app);
   // Probe route so that clients and tests can check a key without touching data.
   app.get('/whoami', { schema: { hide: true } }, async (request) => ({ data: { keyId: request.apiKeyId } }));
+  await tokenRoutes(app, deps);
 }

@@ -1,0 +1,40 @@
+import { type Db, findCollections, findLootbox, findLootboxById, type Lootbox } from '@mdq/db';
+import { ApiError } from '../plugins/errors';
+
+/** Ids of the collection (creator, name), or a 404 naming it. */
+export async function collectionIdsOf(db: Db, creator: string, collection: string): Promise<string[]> {
+  const found = await findCollections(db, creator, collection);
+  if (found.length === 0) {
+    throw new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection '${collection}' by creator ${creator}`);
+  }
+  return found.map((c) => c.collectionId);
+}
+
+export async function lootboxByName(db: Db, creator: string, collection: string): Promise<Lootbox> {
+  const lootbox = await findLootbox(db, creator, collection);
+  if (!lootbox)
+    throw new ApiError(404, 'LOOTBOX_NOT_FOUND', `no lootbox '${collection}' by creator ${creator}`);
+  return lootbox;
+}
+
+export async function lootboxById(db: Db, lootboxId: number): Promise<Lootbox> {
+  const lootbox = await findLootboxById(db, lootboxId);
+  if (!lootbox) throw new ApiError(404, 'LOOTBOX_NOT_FOUND', `no lootbox ${lootboxId}`);
+  return lootbox;
+}
+
+/** The market routes' rule: the pair (creator, collection) or lootboxId. */
+export async function collectionIdsOfPairOrLootbox(
+  db: Db,
+  query: { creator?: string | undefined; collection?: string | undefined; lootboxId?: number | undefined },
+): Promise<string[]> {
+  if (query.creator !== undefined && query.collection !== undefined) {
+    return collectionIdsOf(db, query.creator, query.collection);
+  }
+  if (query.lootboxId !== undefined) return [(await lootboxById(db, query.lootboxId)).collectionId];
+  throw new ApiError(
+    400,
+    'MISSING_PARAMETER',
+    "provide either both 'creator' and 'collection', or 'lootboxId'",
+  );
+}

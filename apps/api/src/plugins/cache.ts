@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** When set, a 200 of this route gets a weak ETag and `Cache-Control: private, max-age=<n>`. */
+    cacheSeconds?: number;
+  }
+}
+
+/**
+ * Conditional GETs for routes whose data changes at most every few seconds (rankings, lootboxes,
+ * listing cards): a weak ETag from a hash of the serialized body, 304 on a matching If-None-Match.
+ * `private` because every response sits behind an API key: a shared cache must not serve it.
+ */
+export function registerConditionalCaching(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const seconds = request.routeOptions.config.cacheSeconds;
+    if (seconds === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
+    reply.header('etag', etag);
+    reply.header('cache-control', `private, max-age=${seconds}`);
+    const match = request.headers['if-none-match'];
+    if (match?.split(',').some((tag) => tag.trim() === etag || tag.trim() === etag.slice(2))) {
+      reply.code(304);
+      return '';
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,194 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  collectionFacts,
+  collectionIdsMatching,
+  findTokenByName,
+  tokenBalances,
+  tokensOfCollections,
+  tokensOfLootbox,
+  tokenTimeline,
+  tokenTraits,
+} from '@mdq/db';
+import type { FastifyInstance } from 'fastify';
+import { pageOf } from '../lib/paging';
+import { collectionIdsOf, lootboxById, lootboxByName } from '../lib/resolve';
+import { ApiError } from '../plugins/errors';
+import { ActivityEntry, ERRORS, ListOf, One, TokenSummary } from '../schemas/common';
+import {
+  BalancesQuery,
+  CollectionFacts,
+  CollectionPairPageQuery,
+  CollectionPairQuery,
+  LootboxCreatorPageQuery,
+  LootboxIdQuery,
+  TokenActivityQuery,
+  TokenBalance,
+  TokenTraits,
+  TokenTraitsQuery,
+} from '../schemas/tokens';
+import type { RouteDeps } from './index';
+
+const tags = ['tokens'];
+
+/** Token area: balances, tokens of a collection or lootbox, a token's timeline and traits. */
+export async function tokenRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/token-balances',
+    {
+      schema: {
+        tags,
+        summary: "A wallet's token balances",
+        description:
+          '`address` is required (the spec lists it both ways; an unscoped dump of every balance would be ' +
+          'unbounded). `serviceInfo=true` adds the active listing, lootbox id, rarity tier and rarity rank.',
+        querystring: BalancesQuery,
+        response: { 200: ListOf(TokenBalance), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const collectionIds =
+        q.collection !== undefined || q.creator !== undefined
+          ? await collectionIdsMatching(db, { name: q.collection, creator: q.creator })
+          : undefined;
+      return tokenBalances(
+        db,
+        {
+          address: q.address,
+          greaterThanZeroBalance: q.greaterThanZeroBalance,
+          collectionIds,
+          serviceInfo: q.serviceInfo,
+        },
+        pageOf(q),
+      );
+    },
+  );
+
+  app.get(
+    '/tokens-by-lootbox',
+    {
+      schema: {
+        tags: [...tags, 'lootbox'],
+        summary: 'Tokens revealed from a lootbox',
+        querystring: LootboxIdQuery,
+        response: { 200: ListOf(TokenSummary), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const lootbox = await lootboxById(db, request.query.lootboxId);
+      return tokensOfLootbox(db, lootbox.lootboxId, pageOf(request.query));
+    },
+  );
+
+  app.get(
+    '/tokens-by-collection',
+    {
+      schema: {
+        tags,
+        summary: 'Tokens of a collection, by name',
+        querystring: CollectionPairPageQuery,
+        response: { 200: ListOf(TokenSummary), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);
+      return tokensOfCollections(db, ids, pageOf(request.query));
+    },
+  );
+
+  app.get(
+    '/tokens-by-lootbox-creator',
+    {
+      schema: {
+        tags: [...tags, 'lootbox'],
+        summary: 'Tokens of the lootbox (creator, collection)',
+        querystring: LootboxCreatorPageQuery,
+        response: { 200: ListOf(TokenSummary), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
+      return tokensOfLootbox(db, lootbox.lootboxId, pageOf(request.query));
+    },
+  );
+
+  app.get(
+    '/token-collection-by-lootbox-creator',
+    {
+      schema: {
+        tags: [...tags, 'lootbox'],
+        summary: "The lootbox's collection: supply, minted, owners, floor, volume",
+        querystring: CollectionPairQuery,
+        response: { 200: One(CollectionFacts), ...ERRORS },
+      },
+      config: { cacheSeconds: 15 },
+    },
+    async (request) => {
+      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
+      const facts = await collectionFacts(db, lootbox.collectionId);
+      if (!facts) {
+        throw new ApiError(
+          404,
+          'COLLECTION_NOT_FOUND',
+          `lootbox ${lootbox.lootboxId}'s collection is not indexed yet`,
+        );
+      }
+      return { data: { ...facts, lootbox } };
+    },
+  );
+
+  app.get(
+    '/token/activity',
+    {
+      schema: {
+        tags,
+        summary: "A token's timeline: mint, transfers, listings, sales, offers, burns (newest first)",
+        querystring: TokenActivityQuery,
+        response: { 200: ListOf(ActivityEntry), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const token = await findTokenByName(db, q);
+      if (!token)
+        throw new ApiError(404, 'TOKEN_NOT_FOUND', `no token '${q.tokenName}' in '${q.collection}'`);
+      return tokenTimeline(db, token.tokenId, q.propertyVersion, pageOf(q));
+    },
+  );
+
+  app.get(
+    '/token/traits',
+    {
+      schema: {
+        tags,
+        summary: "A token's traits with each value's count and share in its collection",
+        querystring: TokenTraitsQuery,
+        response: { 200: One(TokenTraits), ...ERRORS },
+      },
+      config: { cacheSeconds: 30 },
+    },
+    async (request) => {
+      const q = request.query;
+      // tokenStandard narrows the match; its default ('v1', per spec) must not hide a v2 token.
+      const token =
+        (await findTokenByName(db, q)) ?? (await findTokenByName(db, { ...q, tokenStandard: undefined }));
+      if (!token)
+        throw new ApiError(404, 'TOKEN_NOT_FOUND', `no token '${q.tokenName}' in '${q.collection}'`);
+      const traits = await tokenTraits(db, token.tokenId, token.collectionId);
+      return {
+        data: {
+          tokenId: token.tokenId,
+          tokenName: token.tokenName,
+          tokenStandard: token.tokenStandard,
+          propertyVersion: q.propertyVersion,
+          creator: token.creator,
+          collection: token.collection,
+          collectionId: token.collectionId,
+          ...traits,
+        },
+      };
+    },
+  );
+}

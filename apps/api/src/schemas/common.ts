@@ -1,0 +1,167 @@
+import { type TSchema, Type } from 'typebox';
+
+/** Short or mixed-case `0x…` forms are accepted here and normalized to long form by plugins/addresses. */
+export const ADDRESS_PATTERN = '^0[xX][0-9a-fA-F]{1,64}$';
+
+export const Address = (description: string) => Type.String({ pattern: ADDRESS_PATTERN, description });
+export const LongAddress = Type.String({ description: 'AIP-40 long form: 0x + 64 lowercase hex' });
+/** A u64 amount in the smallest unit, as a decimal string (never a JSON number). */
+export const U64 = Type.String({
+  pattern: '^[0-9]{1,20}$',
+  description: 'u64 in the smallest unit, decimal string',
+});
+export const U64Out = Type.String({ description: 'u64 in the smallest unit, decimal string' });
+export const IsoTime = Type.String({ format: 'date-time', description: 'ISO-8601 UTC' });
+export const Name = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const TokenStandard = Type.Union([Type.Literal('v1'), Type.Literal('v2')], {
+  description: 'token standard',
+});
+
+/** page / limit / cursor with the spec's default page size for the route; at most 100. */
+export function pageQuery(defaultLimit: number) {
+  return {
+    page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1, description: 'page number, from 1' }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      default: defaultLimit,
+      description: 'page size, at most 100',
+    }),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: 'opaque: nextCursor of the previous page (keyset paging; page is then only echoed)',
+      }),
+    ),
+  };
+}
+
+export const Pagination = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  hasMore: Type.Boolean(),
+  nextCursor: Nullable(Type.String()),
+});
+
+export const ListOf = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), pagination: Pagination });
+export const One = <T extends TSchema>(item: T) => Type.Object({ data: item });
+
+export const ErrorBody = Type.Object({
+  statusCode: Type.Integer(),
+  error: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+});
+
+/** The error statuses every authenticated data route can answer. */
+export const ERRORS = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
+
+export const TokenSummary = Type.Object({
+  tokenId: LongAddress,
+  tokenName: Type.String(),
+  tokenStandard: Type.String(),
+  creator: Nullable(Type.String()),
+  collection: Nullable(Type.String()),
+  collectionId: Type.String(),
+  collectionUrl: Nullable(Type.String()),
+  tokenUri: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  supply: Nullable(U64Out),
+  maximum: Nullable(U64Out),
+  isBurned: Type.Boolean(),
+  lootboxId: Nullable(Type.Integer()),
+  rarityTier: Nullable(Type.String({ description: 'lootbox tier the token was revealed with' })),
+  mintedAt: Nullable(IsoTime),
+  version: Type.Integer({ description: 'chain version of the mint (or last change)' }),
+});
+
+export const ActivityEntry = Type.Object({
+  source: Type.Union([Type.Literal('token'), Type.Literal('market')]),
+  kind: Type.String({
+    description: 'mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing…',
+  }),
+  tokenId: Nullable(Type.String()),
+  tokenStandard: Nullable(Type.String()),
+  propertyVersion: Nullable(U64Out),
+  collectionId: Nullable(Type.String()),
+  from: Nullable(Type.String()),
+  to: Nullable(Type.String()),
+  seller: Nullable(Type.String()),
+  buyer: Nullable(Type.String()),
+  price: Nullable(U64Out),
+  coinType: Nullable(Type.String()),
+  quantity: U64Out,
+  marketplace: Nullable(Type.String()),
+  timestamp: IsoTime,
+  version: Type.Integer(),
+  eventIndex: Type.Integer(),
+});
+
+export const ListingCard = Type.Object({
+  listingId: Type.String(),
+  marketplace: Type.String(),
+  tokenId: Type.String(),
+  tokenName: Nullable(Type.String()),
+  tokenStandard: Nullable(Type.String()),
+  propertyVersion: Nullable(U64Out),
+  creator: Nullable(Type.String()),
+  collection: Nullable(Type.String()),
+  collectionId: Nullable(Type.String()),
+  tokenUri: Nullable(Type.String()),
+  seller: Nullable(Type.String()),
+  price: U64Out,
+  coinType: Type.String(),
+  quantity: U64Out,
+  status: Type.String({ description: 'active, sold or cancelled' }),
+  listedAt: Nullable(IsoTime),
+  version: Nullable(Type.Integer()),
+});
+
+export const Bid = Type.Object({
+  kind: Type.Union([Type.Literal('token_offer'), Type.Literal('collection_offer')]),
+  offerId: Type.String(),
+  marketplace: Type.String(),
+  buyer: Type.String(),
+  price: U64Out,
+  coinType: Type.String(),
+  quantity: U64Out,
+  tokenId: Nullable(Type.String()),
+  tokenName: Nullable(Type.String()),
+  creator: Nullable(Type.String()),
+  collection: Nullable(Type.String()),
+  collectionId: Nullable(Type.String()),
+  status: Type.String(),
+  expiresAt: Nullable(IsoTime),
+  timestamp: Nullable(IsoTime),
+  version: Nullable(Type.Integer()),
+});
+
+export const Lootbox = Type.Object({
+  lootboxId: Type.Integer(),
+  creator: Type.String(),
+  collection: Type.String(),
+  collectionId: Type.String(),
+  price: U64Out,
+  coinType: Type.String(),
+  maxSupply: U64Out,
+  minted: U64Out,
+  purchased: U64Out,
+  revenue: U64Out,
+  mintStart: IsoTime,
+  mintEnd: Nullable(IsoTime),
+  paused: Type.Boolean(),
+  status: Type.Union([
+    Type.Literal('upcoming'),
+    Type.Literal('active'),
+    Type.Literal('sold_out'),
+    Type.Literal('ended'),
+  ]),
+  createdAt: IsoTime,
+  version: Type.Integer(),
+});

@@ -1,0 +1,136 @@
+import { Type } from 'typebox';
+import { Address, IsoTime, Lootbox, Name, Nullable, pageQuery, U64, U64Out } from './common';
+
+const PropertyVersion = Type.String({
+  pattern: '^[0-9]{1,20}$',
+  default: '0',
+  description: 'v1 property version',
+});
+const LootboxId = Type.Integer({ minimum: 0, description: 'numeric lootbox id' });
+
+export const BalancesQuery = Type.Object({
+  address: Address('wallet address (required: an unscoped balance dump would be unbounded)'),
+  greaterThanZeroBalance: Type.Boolean({ default: false, description: 'only balances above zero' }),
+  collection: Type.Optional(Name('collection name')),
+  creator: Type.Optional(Address('creator address')),
+  serviceInfo: Type.Boolean({
+    default: false,
+    description: 'add active listing, lootbox id, rarity tier and rank',
+  }),
+  ...pageQuery(100),
+});
+
+export const TokenBalance = Type.Object({
+  tokenId: Type.String(),
+  tokenName: Nullable(Type.String()),
+  tokenStandard: Type.String(),
+  propertyVersion: U64Out,
+  creator: Nullable(Type.String()),
+  collection: Nullable(Type.String()),
+  collectionId: Nullable(Type.String()),
+  tokenUri: Nullable(Type.String()),
+  owner: Type.String(),
+  amount: U64Out,
+  isSoulbound: Type.Boolean(),
+  version: Type.Integer(),
+  serviceInfo: Type.Optional(
+    Type.Object({
+      lootboxId: Nullable(Type.Integer()),
+      rarityTier: Nullable(Type.String()),
+      rarityRank: Nullable(Type.Integer()),
+      listing: Nullable(
+        Type.Object({
+          listingId: Type.String(),
+          marketplace: Type.String(),
+          price: U64Out,
+          coinType: Nullable(Type.String()),
+          quantity: U64Out,
+          listedAt: Nullable(IsoTime),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const LootboxIdQuery = Type.Object({ lootboxId: LootboxId, ...pageQuery(100) });
+
+export const CollectionPairQuery = Type.Object({
+  creator: Address('creator address of the collection'),
+  collection: Name('collection name'),
+});
+
+export const CollectionPairPageQuery = Type.Object({
+  creator: Address('creator address of the collection'),
+  collection: Name('collection name'),
+  ...pageQuery(50),
+});
+
+export const LootboxCreatorPageQuery = Type.Object({
+  creator: Address('creator address of the lootbox'),
+  collection: Name('collection name of the lootbox'),
+  ...pageQuery(100),
+});
+
+export const CollectionFacts = Type.Object({
+  collectionId: Type.String(),
+  tokenStandard: Type.String(),
+  creator: Type.String(),
+  collection: Type.String(),
+  collectionUrl: Nullable(Type.String()),
+  lootboxId: Nullable(Type.Integer()),
+  description: Nullable(Type.String()),
+  currentSupply: Nullable(U64Out),
+  maxSupply: Nullable(U64Out),
+  totalMinted: Nullable(U64Out),
+  owners: Type.Integer(),
+  listedCount: Type.Integer(),
+  floorPrice: Nullable(U64Out),
+  volume: U64Out,
+  sales: Type.Integer(),
+  createdAt: Nullable(IsoTime),
+  version: Type.Integer(),
+  lootbox: Nullable(Lootbox),
+});
+
+export const TokenActivityQuery = Type.Object({
+  tokenName: Name('token name'),
+  creator: Address('creator address'),
+  collection: Name('collection name'),
+  propertyVersion: PropertyVersion,
+  ...pageQuery(20),
+});
+
+export const TokenTraitsQuery = Type.Object({
+  collection: Name('collection name'),
+  creator: Address('creator address'),
+  tokenName: Name('token name'),
+  collectionUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'URL of the collection' })),
+  propertyVersion: PropertyVersion,
+  tokenStandard: Type.Union([Type.Literal('v1'), Type.Literal('v2')], {
+    default: 'v1',
+    description: 'token standard',
+  }),
+});
+
+export const TokenTraits = Type.Object({
+  tokenId: Type.String(),
+  tokenName: Type.String(),
+  tokenStandard: Type.String(),
+  propertyVersion: U64Out,
+  creator: Nullable(Type.String()),
+  collection: Nullable(Type.String()),
+  collectionId: Type.String(),
+  collectionSize: Type.Integer({ description: 'live tokens in the collection' }),
+  rarityRank: Nullable(Type.Integer()),
+  rarityScore: Nullable(Type.Number()),
+  traits: Type.Array(
+    Type.Object({
+      traitType: Type.String(),
+      value: Type.String(),
+      count: Type.Integer({ description: 'tokens of the collection with this value' }),
+      share: Type.Number({ description: 'count / collectionSize, 0..1' }),
+    }),
+  ),
+});
+
+export { LootboxId, PropertyVersion, U64 };

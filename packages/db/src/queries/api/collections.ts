@@ -1,0 +1,122 @@
+import { sql } from 'kysely';
+import type { Db } from '../../database';
+import { iso, nativeCoin } from './pagination';
+
+export interface CollectionRef {
+  collectionId: string;
+  tokenStandard: 'v1' | 'v2';
+  creator: string;
+  collection: string;
+  collectionUrl: string | null;
+  lootboxId: number | null;
+}
+
+/** Collections named (creator, name): usually one; a v1 and a v2 collection may share the pair. */
+export async function findCollections(db: Db, creator: string, name: string): Promise<CollectionRef[]> {
+  const rows = await db
+    .selectFrom('collections')
+    .select(['collection_id', 'token_standard', 'creator_address', 'collection_name', 'uri', 'lootbox_id'])
+    .where('creator_address', '=', creator)
+    .where('collection_name', '=', name)
+    .orderBy('created_version')
+    .execute();
+  return rows.map((r) => ({
+    collectionId: r.collection_id,
+    tokenStandard: r.token_standard,
+    creator: r.creator_address,
+    collection: r.collection_name,
+    collectionUrl: r.uri,
+    lootboxId: r.lootbox_id,
+  }));
+}
+
+/** Collection ids matching optional name / creator filters (for balance and listing filters). */
+export async function collectionIdsMatching(
+  db: Db,
+  filter: { name?: string | undefined; creator?: string | undefined; uri?: string | undefined },
+): Promise<string[]> {
+  let query = db.selectFrom('collections').select('collection_id');
+  if (filter.name !== undefined) query = query.where('collection_name', '=', filter.name);
+  if (filter.creator !== undefined) query = query.where('creator_address', '=', filter.creator);
+  if (filter.uri !== undefined) query = query.where('uri', '=', filter.uri);
+  const rows = await query.limit(1000).execute();
+  return rows.map((r) => r.collection_id);
+}
+
+export interface CollectionFacts extends CollectionRef {
+  description: string | null;
+  currentSupply: string | null;
+  maxSupply: string | null;
+  totalMinted: string | null;
+  owners: number;
+  listedCount: number;
+  /** Lowest active listing in the native coin, read live from the listings index. */
+  floorPrice: string | null;
+  /** All-time filled volume in the native coin. */
+  volume: string;
+  sales: number;
+  createdAt: string | null;
+  version: number;
+}
+
+interface FactsRow {
+  collection_id: string;
+  token_standard: 'v1' | 'v2';
+  creator_address: string;
+  collection_name: string;
+  description: string | null;
+  uri: string | null;
+  current_supply: string | null;
+  max_supply: string | null;
+  total_minted: string | null;
+  owner_count: number;
+  lootbox_id: number | null;
+  created_at: Date;
+  created_version: number;
+  floor_price: string | null;
+  listed_count: number;
+  volume: string | null;
+  sales: number;
+}
+
+export async function collectionFacts(db: Db, collectionId: string): Promise<CollectionFacts | null> {
+  const { rows } = await sql<FactsRow>`
+    SELECT c.collection_id, c.token_standard, c.creator_address, c.collection_name, c.description, c.uri,
+           c.current_supply, c.max_supply, c.total_minted, c.owner_count, c.lootbox_id, c.created_at,
+           c.created_version,
+           (SELECT min(l.price) FROM listings l
+             WHERE l.collection_id = c.collection_id AND l.status = 'active'
+               AND ${nativeCoin('l.coin_type')}) AS floor_price,
+           (SELECT count(*)::int FROM listings l
+             WHERE l.collection_id = c.collection_id AND l.status = 'active') AS listed_count,
+           f.volume, f.sales
+      FROM collections c
+      CROSS JOIN LATERAL (
+        SELECT sum(m.price) AS volume, count(*)::int AS sales FROM marketplace_activities m
+         WHERE m.collection_id = c.collection_id
+           AND m.kind IN ('fill_listing', 'fill_token_offer', 'fill_collection_offer')
+           AND ${nativeCoin('m.coin_type')}
+      ) f
+     WHERE c.collection_id = ${collectionId}`.execute(db);
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    collectionId: r.collection_id,
+    tokenStandard: r.token_standard,
+    creator: r.creator_address,
+    collection: r.collection_name,
+    collectionUrl: r.uri,
+    lootboxId: r.lootbox_id,
+    description: r.description,
+    currentSupply: r.current_supply,
+    maxSupply: r.max_supply,
+    totalMinted: r.total_minted,
+    owners: r.owner_count,
+    listedCount: r.listed_count,
+    floorPrice: r.floor_price,
+    volume: r.volume ?? '0',
+    sales: r.sales,
+    createdAt: iso(r.created_at),
+    version: r.created_version,
+  };
+}

@@ -1,0 +1,172 @@
+import { sql } from 'kysely';
+import type { Db } from '../../database';
+import { iso } from './pagination';
+
+export type LootboxStatus = 'upcoming' | 'active' | 'sold_out' | 'ended';
+
+export interface LootboxTier {
+  name: string;
+  position: number;
+  weight: string;
+  /** weight / sum of weights, 0..1. */
+  probability: number;
+  maxSupply: string;
+  minted: string;
+}
+
+export interface Lootbox {
+  lootboxId: number;
+  creator: string;
+  collection: string;
+  collectionId: string;
+  price: string;
+  coinType: string;
+  maxSupply: string;
+  minted: string;
+  purchased: string;
+  revenue: string;
+  mintStart: string;
+  mintEnd: string | null;
+  paused: boolean;
+  status: LootboxStatus;
+  createdAt: string;
+  version: number;
+}
+
+interface LootboxRow {
+  lootbox_id: number;
+  creator_address: string;
+  collection_name: string;
+  collection_id: string;
+  price: string;
+  coin_type: string;
+  max_supply: string;
+  minted: string;
+  purchased: string;
+  revenue: string;
+  mint_start: Date;
+  mint_end: Date | null;
+  paused: boolean;
+  created_at: Date;
+  created_version: number;
+  last_transaction_version: number;
+}
+
+/**
+ * DESIGN: upcoming before mint start; sold out once purchases (or reveals) reach max supply;
+ * ended after mint end; active otherwise. A paused lootbox keeps its status and says `paused`.
+ */
+export function lootboxStatus(
+  r: Pick<LootboxRow, 'mint_start' | 'mint_end' | 'max_supply' | 'minted' | 'purchased'>,
+  now: Date,
+): LootboxStatus {
+  if (now < r.mint_start) return 'upcoming';
+  const sold = BigInt(r.purchased) > BigInt(r.minted) ? BigInt(r.purchased) : BigInt(r.minted);
+  if (BigInt(r.max_supply) > 0n && sold >= BigInt(r.max_supply)) return 'sold_out';
+  if (r.mint_end && now >= r.mint_end) return 'ended';
+  return 'active';
+}
+
+export function toLootbox(r: LootboxRow, now = new Date()): Lootbox {
+  return {
+    lootboxId: r.lootbox_id,
+    creator: r.creator_address,
+    collection: r.collection_name,
+    collectionId: r.collection_id,
+    price: r.price,
+    coinType: r.coin_type,
+    maxSupply: r.max_supply,
+    minted: r.minted,
+    purchased: r.purchased,
+    revenue: r.revenue,
+    mintStart: iso(r.mint_start) ?? '',
+    mintEnd: iso(r.mint_end),
+    paused: r.paused,
+    status: lootboxStatus(r, now),
+    createdAt: iso(r.created_at) ?? '',
+    version: r.created_version,
+  };
+}
+
+export async function findLootboxById(db: Db, lootboxId: number): Promise<Lootbox | null> {
+  const row = await db
+    .selectFrom('lootboxes')
+    .selectAll()
+    .where('lootbox_id', '=', lootboxId)
+    .executeTakeFirst();
+  return row ? toLootbox(row) : null;
+}
+
+/** The lootbox of (creator, collection name); the newest when a creator reused a name. */
+export async function findLootbox(db: Db, creator: string, collection: string): Promise<Lootbox | null> {
+  const row = await db
+    .selectFrom('lootboxes')
+    .selectAll()
+    .where('creator_address', '=', creator)
+    .where('collection_name', '=', collection)
+    .orderBy('lootbox_id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toLootbox(row) : null;
+}
+
+export async function lootboxTiers(db: Db, lootboxId: number): Promise<LootboxTier[]> {
+  const rows = await db
+    .selectFrom('lootbox_tiers')
+    .select(['tier_name', 'position', 'weight', 'max_supply', 'minted'])
+    .where('lootbox_id', '=', lootboxId)
+    .orderBy('position')
+    .execute();
+  const total = rows.reduce((sum, r) => sum + BigInt(r.weight), 0n);
+  return rows.map((r) => ({
+    name: r.tier_name,
+    position: r.position,
+    weight: r.weight,
+    // Weights are u64: divide in bigint at 1e-6 precision, then as a number.
+    probability: total > 0n ? Number((BigInt(r.weight) * 1_000_000n) / total) / 1_000_000 : 0,
+    maxSupply: r.max_supply,
+    minted: r.minted,
+  }));
+}
+
+export type Timeframe = '24h' | '7d' | '30d' | 'all';
+
+export const TIMEFRAME_HOURS: Record<Exclude<Timeframe, 'all'>, number> = {
+  '24h': 24,
+  '7d': 168,
+  '30d': 720,
+};
+
+export interface LootboxRevenue {
+  timeframe: Timeframe;
+  from: string | null;
+  to: string;
+  /** Revenue per payment coin: amounts of different coins are never added together. */
+  revenue: { coinType: string; amount: string; purchases: number; quantity: string }[];
+}
+
+export async function lootboxRevenue(
+  db: Db,
+  lootboxId: number,
+  timeframe: Timeframe,
+  now = new Date(),
+): Promise<LootboxRevenue> {
+  const from = timeframe === 'all' ? null : new Date(now.getTime() - TIMEFRAME_HOURS[timeframe] * 3_600_000);
+  const { rows } = await sql<{ coin_type: string; amount: string; purchases: number; quantity: string }>`
+    SELECT coin_type, sum(amount_paid) AS amount, count(*)::int AS purchases, sum(quantity) AS quantity
+      FROM lootbox_purchases
+     WHERE lootbox_id = ${lootboxId} ${from ? sql`AND transaction_timestamp >= ${from}` : sql``}
+       AND transaction_timestamp <= ${now}
+     GROUP BY coin_type ORDER BY coin_type`.execute(db);
+  return {
+    timeframe,
+    from: iso(from),
+    to: now.toISOString(),
+    revenue: rows.map((r) => ({
+      coinType: r.coin_type,
+      amount: r.amount,
+      purchases: r.purchases,
+      quantity: r.quantity,
+    })),
+  };
+}

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import type { Db } from '../../database';
+
+export interface CollectionHit {
+  collectionId: string;
+  collection: string;
+  creator: string;
+  collectionUrl: string | null;
+  tokenStandard: string;
+  score: number;
+}
+
+export interface TokenHit {
+  tokenId: string;
+  tokenName: string;
+  tokenStandard: string;
+  collection: string | null;
+  collectionId: string;
+  creator: string | null;
+  tokenUri: string | null;
+  score: number;
+}
+
+function likePattern(text: string, prefixOnly: boolean): string {
+  const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return prefixOnly ? `${escaped}%` : `%${escaped}%`;
+}
+
+/**
+ * Typo-tolerant search: a name matches when it contains the text or is trigram-similar to it
+ * (pg_trgm `%`, threshold 0.3; both served by the gin trigram indexes). Ranking: exact name, then
+ * prefix, then trigram similarity, then id for a stable order.
+ */
+export async function searchMarket(
+  db: Db,
+  text: string,
+  limit: number,
+): Promise<{ collections: CollectionHit[]; tokens: TokenHit[] }> {
+  const q = text.trim();
+  const contains = likePattern(q, false);
+  const prefix = likePattern(q, true);
+  const [{ rows: collections }, { rows: tokens }] = await Promise.all([
+    sql<{
+      collection_id: string;
+      collection_name: string;
+      creator_address: string;
+      uri: string | null;
+      token_standard: string;
+      score: number;
+    }>`
+      SELECT collection_id, collection_name, creator_address, uri, token_standard,
+             similarity(collection_name, ${q})::float8 AS score
+        FROM collections
+       WHERE collection_name % ${q} OR collection_name ILIKE ${contains}
+       ORDER BY lower(collection_name) = lower(${q}) DESC, collection_name ILIKE ${prefix} DESC, score DESC,
+                collection_id
+       LIMIT ${limit}`.execute(db),
+    sql<{
+      token_data_id: string;
+      token_name: string;
+      token_standard: string;
+      collection_name: string | null;
+      collection_id: string;
+      creator_address: string | null;
+      token_uri: string | null;
+      score: number;
+    }>`
+      SELECT token_data_id, token_name, token_standard, collection_name, collection_id, creator_address, token_uri,
+             similarity(token_name, ${q})::float8 AS score
+        FROM tokens
+       WHERE (token_name % ${q} OR token_name ILIKE ${contains}) AND NOT is_burned
+       ORDER BY lower(token_name) = lower(${q}) DESC, token_name ILIKE ${prefix} DESC, score DESC, token_data_id
+       LIMIT ${limit}`.execute(db),
+  ]);
+  return {
+    collections: collections.map((r) => ({
+      collectionId: r.collection_id,
+      collection: r.collection_name,
+      creator: r.creator_address,
+      collectionUrl: r.uri,
+      tokenStandard: r.token_standard,
+      score: Math.round(r.score * 1000) / 1000,
+    })),
+    tokens: tokens.map((r) => ({
+      tokenId: r.token_data_id,
+      tokenName: r.token_name,
+      tokenStandard: r.token_standard,
+      collection: r.collection_name,
+      collectionId: r.collection_id,
+      creator: r.creator_address,
+      tokenUri: r.token_uri,
+      score: Math.round(r.score * 1000) / 1000,
+    })),
+  };
+}

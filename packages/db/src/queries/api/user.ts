@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import type { Db } from '../../database';
+import { iso, nativeCoin } from './pagination';
+
+export type InventoryHistoryRange = '24h' | '7d' | '30d' | 'all';
+
+/** DESIGN: hourly, 6-hourly, daily and weekly buckets; `all` has no lower bound. */
+const RANGES: Record<InventoryHistoryRange, { bucket: string; hours: number | null }> = {
+  '24h': { bucket: '1 hour', hours: 24 },
+  '7d': { bucket: '6 hours', hours: 168 },
+  '30d': { bucket: '1 day', hours: 720 },
+  all: { bucket: '7 days', hours: null },
+};
+
+export interface InventoryHistoryPoint {
+  timestamp: string;
+  tokenCount: number;
+  /** Tokens valued at their collection's floor (native coin, smallest unit) at that time. */
+  floorValue: string;
+  /** True for a point computed now from ownerships and live floors rather than read from a snapshot. */
+  live: boolean;
+}
+
+export interface InventoryHistory {
+  address: string;
+  range: InventoryHistoryRange;
+  bucket: string;
+  points: InventoryHistoryPoint[];
+}
+
+export async function inventoryHistory(
+  db: Db,
+  address: string,
+  range: InventoryHistoryRange,
+  now = new Date(),
+): Promise<InventoryHistory> {
+  const { bucket, hours } = RANGES[range];
+  const from = hours === null ? null : new Date(now.getTime() - hours * 3_600_000);
+  // The last snapshot of each bucket stands for the bucket.
+  const { rows } = await sql<{ bucket_start: Date; token_count: number; floor_value: string }>`
+    SELECT DISTINCT ON (bucket_start)
+           date_bin(${bucket}::interval, snapshot_at, TIMESTAMPTZ '2000-01-03 00:00:00+00') AS bucket_start,
+           token_count, floor_value
+      FROM user_inventory_snapshots
+     WHERE owner_address = ${address} ${from ? sql`AND snapshot_at >= ${from}` : sql``}
+       AND snapshot_at <= ${now}
+     ORDER BY bucket_start, snapshot_at DESC`.execute(db);
+  const points: InventoryHistoryPoint[] = rows.map((r) => ({
+    timestamp: iso(r.bucket_start) ?? '',
+    tokenCount: r.token_count,
+    floorValue: r.floor_value,
+    live: false,
+  }));
+  if (points.length === 0) points.push(await liveInventoryPoint(db, address, now));
+  return { address, range, bucket, points };
+}
+
+/** What the worker's snapshot would say now: held tokens and their value at live floors. */
+export async function liveInventoryPoint(
+  db: Db,
+  address: string,
+  now = new Date(),
+): Promise<InventoryHistoryPoint> {
+  const { rows } = await sql<{ token_count: number; floor_value: string }>`
+    WITH held AS (
+      SELECT collection_id, sum(amount) AS n FROM token_ownerships
+       WHERE owner_address = ${address} AND amount > 0 GROUP BY collection_id)
+    SELECT coalesce(sum(h.n), 0)::int AS token_count,
+           coalesce(round(sum(h.n * f.floor)), 0)::numeric(40, 0)::text AS floor_value
+      FROM held h
+      LEFT JOIN LATERAL (
+        SELECT min(l.price) AS floor FROM listings l
+         WHERE l.collection_id = h.collection_id AND l.status = 'active'
+           AND ${nativeCoin('l.coin_type')}) f ON true`.execute(db);
+  return {
+    timestamp: now.toISOString(),
+    tokenCount: rows[0]?.token_count ?? 0,
+    floorValue: rows[0]?.floor_value ?? '0',
+    live: true,
+  };
+}
