@@ -171,10 +171,7 @@ export async function writeOwnerships(
      WHERE token_ownerships.last_transaction_version <= excluded.last_transaction_version`,
   );
   // A v2 token has exactly one owner: whoever held it before a newer owner fact no longer does.
-  const current = lastByKey(
-    latest.filter((r) => r.token_standard === 'v2' && r.amount !== '0'),
-    (r) => r.token_data_id,
-  );
+  const current = newestPerToken(latest.filter((r) => r.token_standard === 'v2' && r.amount !== '0'));
   if (current.length > 0) {
     const result = await sql`
       UPDATE token_ownerships o SET amount = 0, last_transaction_version = n.version
@@ -186,6 +183,19 @@ export async function writeOwnerships(
     written += Number(result.numAffectedRows ?? 0);
   }
   return written;
+}
+
+/** The newest holder per token (rows arrive sorted by key, not by version). */
+function newestPerToken<T extends { token_data_id: string; last_transaction_version: number }>(
+  rows: readonly T[],
+): T[] {
+  const newest = new Map<string, T>();
+  for (const row of rows) {
+    const seen = newest.get(row.token_data_id);
+    if (!seen || seen.last_transaction_version <= row.last_transaction_version)
+      newest.set(row.token_data_id, row);
+  }
+  return [...newest.values()].sort((a, b) => (a.token_data_id < b.token_data_id ? -1 : 1));
 }
 
 export async function writeBurns(db: Db, batch: IngestBatch): Promise<number> {
