@@ -62,7 +62,7 @@ export async function processAggregate(
  */
 export function rankingsRefreshJob(now: number, bucketMs: number): { jobId: string; delay: number } {
   const bucket = Math.floor(now / bucketMs) * bucketMs;
-  return { jobId: `rankings-refresh:${new Date(bucket).toISOString()}`, delay: bucket + bucketMs - now };
+  return { jobId: `rankings-refresh-${bucket}`, delay: bucket + bucketMs - now };
 }
 
 export async function enqueueRankingsRefresh(

@@ -11,9 +11,9 @@ export interface UriCachePayload {
   collectionId: string;
 }
 
-/** Prefixed so it is never all digits; one waiting job per collection. */
+/** Prefixed so it is never all digits (and no colon: BullMQ 6 refuses one in custom ids). */
 export function uriCacheJobId(collectionId: string): string {
-  return `uri:${collectionId}`;
+  return `uri-${collectionId}`;
 }
 
 export const URI_JOB_OPTIONS: JobsOptions = {

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { type Db, readRanking } from '@mdq/db';
+import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { createRedis, QUEUE_NAMES } from '@mdq/jobs';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEDULES } from '../src/schedules';
+import { startWorker } from '../src/start-worker';
+import { addr, insertCollection, insertSale, insertToken, insertTraits } from './helpers';
+import { eventually, silentLogger } from './wait';
+
+const url = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const prefix = `mdq-worker-test-${randomBytes(4).toString('hex')}`;
+const redis = createRedis(url);
+let t: TestDatabase;
+let db: Db;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  db = t.db;
+});
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+  await t.drop();
+});
+
+const start = () =>
+  startWorker({
+    db,
+    redisUrl: url,
+    prefix,
+    logger: { ...silentLogger, error: (m, f) => console.error(m, f) },
+    collectionChangedDelayMs: 0,
+    rankingsRefreshBucketMs: 250,
+    shutdownGraceMs: 5_000,
+    uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
+  });
+
+describe('worker on BullMQ', () => {
+  it('has each job scheduler exactly once after two starts', async () => {
+    const first = await start();
+    await first.close();
+    const second = await start();
+    const queue = new Queue(QUEUE_NAMES.aggregates, { connection: redis, prefix });
+    const schedulers = await queue.getJobSchedulers();
+    expect(schedulers.map((s) => s.key).sort()).toEqual(SCHEDULES.map((s) => s.id).sort());
+    expect(await queue.getJobSchedulersCount()).toBe(SCHEDULES.length);
+    expect(schedulers.find((s) => s.key === 'collection-snapshots')?.pattern).toBe('0 * * * *');
+    await queue.close();
+    await second.close();
+  });
+
+  it('a collection-changed job refreshes rarity and the trending snapshot', async () => {
+    const worker = await start();
+    expect(worker.mode).toBe('bullmq');
+    const id = addr(0x7777);
+    await insertCollection(db, id);
+    await insertSale(db, { collectionId: id, price: '42', buyer: addr(0xb1), at: new Date() });
+    for (const [n, color] of [
+      [1, 'red'],
+      [2, 'blue'],
+      [3, 'blue'],
+    ] as const) {
+      await insertToken(db, addr(0x7700 + n), id);
+      await insertTraits(db, addr(0x7700 + n), id, { color });
+    }
+    expect(await readRanking(db, 'trending')).toEqual([]);
+    await worker.notifier.collectionsChanged([id], 123);
+    await eventually(async () => {
+      const trending = await readRanking(db, 'trending');
+      expect(trending.map((e) => e.collectionId)).toEqual([id]);
+      expect(trending[0]?.metrics).toMatchObject({ volume: '42', sales: 1 });
+    });
+    const rarity = await db
+      .selectFrom('token_rarity')
+      .select(['token_data_id', 'rank'])
+      .orderBy('rank')
+      .execute();
+    expect(rarity).toEqual([
+      { token_data_id: addr(0x7701), rank: 1 },
+      { token_data_id: addr(0x7702), rank: 2 },
+      { token_data_id: addr(0x7703), rank: 2 },
+    ]);
+    await worker.close();
+  });
+});
