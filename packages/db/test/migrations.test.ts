@@ -12,7 +12,9 @@ describe('migrations', () => {
 
   it('apply to an empty database and create every table', async () => {
     const result = await migrateToLatest(test.db);
-    expect(result.results?.map((r) => r.status)).toEqual(['Success']);
+    const statuses = result.results?.map((r) => r.status) ?? [];
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 'Success')).toBe(true);
     const tables = await sql<{ table_name: string }>`
       SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely%'
     `.execute(test.db);
