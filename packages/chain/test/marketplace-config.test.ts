@@ -204,6 +204,42 @@ describe('marketplaces are configuration', () => {
     });
   });
 
+  it('reads mdq offer expiry and remaining count from its offer resources, like Wapal', () => {
+    const placed = moduleEvent('0xbeef::events::CollectionOfferPlacedEvent', {
+      collection_offer: '0x66',
+      price: '10',
+      purchaser: '0x77',
+      token_amount: '3',
+      collection_metadata: {
+        collection: { vec: [{ inner: '0x33' }] },
+        collection_name: 'C',
+        creator_address: '0x44',
+      },
+    });
+    const tx = userTransaction(
+      [placed],
+      [
+        writeResource('0x66', '0xbeef::collection_offer::CollectionOffer', {
+          expiration_time: '1740700800',
+          item_price: '10',
+          remaining: '3',
+        }),
+      ],
+    );
+    const [fact] = decodeTransaction(tx, {
+      marketplaces: [mdqMarketplace('0xbeef')],
+      lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
+    }).marketActivities;
+    expect(fact).toMatchObject({
+      kind: 'place_collection_offer',
+      offerId: long('0x66'),
+      tokenAmount: '3',
+      remainingTokenAmount: '3',
+      expirationTimeUs: '1740700800000000',
+      coinType: '0x1::aptos_coin::AptosCoin',
+    });
+  });
+
   it('compiles every built-in config', () => {
     expect(compileMarketplaces(builtinMarketplaces()).size).toBe(6 * 9);
   });
