@@ -2,6 +2,7 @@ import type { Db } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
 import { registerConditionalCaching } from '../plugins/cache';
+import { marketRoutes } from './market';
 import { tokenRoutes } from './tokens';
 
 export interface RouteDeps {
@@ -16,4 +17,5 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   // Probe route so that clients and tests can check a key without touching data.
   app.get('/whoami', { schema: { hide: true } }, async (request) => ({ data: { keyId: request.apiKeyId } }));
   await tokenRoutes(app, deps);
+  await marketRoutes(app, deps);
 }

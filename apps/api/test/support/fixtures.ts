@@ -1,6 +1,6 @@
 import { createApiKey, type Db } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/index';
 
 /** Long-form address from a small number: addr(1) = 0x000…001. */
@@ -372,7 +372,7 @@ export interface ApiHarness {
   fx: Fixtures;
   key: string;
   /** GET with the key; `path` is relative to `/local/api`. */
-  get(path: string, options?: Omit<InjectOptions, 'url' | 'method'>): ReturnType<FastifyInstance['inject']>;
+  get(path: string, options?: Omit<InjectOptions, 'url' | 'method'>): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 

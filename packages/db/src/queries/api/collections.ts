@@ -120,3 +120,13 @@ export async function collectionFacts(db: Db, collectionId: string): Promise<Col
     version: r.created_version,
   };
 }
+
+/** The live floor: lowest active listing of the collection in the native coin. */
+export async function collectionFloor(db: Db, collectionId: string): Promise<string | null> {
+  const { rows } = await sql<{ floor: string | null }>`
+    SELECT min(l.price) AS floor FROM listings l
+     WHERE l.collection_id = ${collectionId} AND l.status = 'active' AND ${nativeCoin('l.coin_type')}`.execute(
+    db,
+  );
+  return rows[0]?.floor ?? null;
+}

@@ -244,3 +244,26 @@ function toBalance(r: BalanceRow, serviceInfo: boolean): TokenBalance {
   };
   return balance;
 }
+
+/** The token's OpenRarity rank and score as the worker last computed them. */
+export async function tokenRarity(db: Db, tokenId: string): Promise<{ rank: number; score: number } | null> {
+  const row = await db
+    .selectFrom('token_rarity')
+    .select(['rank', 'score'])
+    .where('token_data_id', '=', tokenId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The current holders of a token (several for a fungible v1 token), largest balance first. */
+export async function tokenOwners(db: Db, tokenId: string): Promise<{ owner: string; amount: string }[]> {
+  const rows = await db
+    .selectFrom('token_ownerships')
+    .select(['owner_address', 'amount'])
+    .where('token_data_id', '=', tokenId)
+    .where('amount', '>', '0')
+    .orderBy('amount', 'desc')
+    .limit(10)
+    .execute();
+  return rows.map((r) => ({ owner: r.owner_address, amount: r.amount }));
+}

@@ -1,0 +1,234 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  bestBidForToken,
+  bidsOfBuyer,
+  bidsOfCollections,
+  collectionFloor,
+  findTokenById,
+  listingCards,
+  listingsOfCollections,
+  listingsOfSeller,
+  listingsOfToken,
+  recentSalesOfToken,
+  searchMarket,
+  tokenOwners,
+  tokenRarity,
+  tokenTimeline,
+  totalListingCards,
+  userMarketActivity,
+  userPurchases,
+} from '@mdq/db';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { pageOf } from '../lib/paging';
+import { collectionIdsOfPairOrLootbox } from '../lib/resolve';
+import { ApiError } from '../plugins/errors';
+import { ActivityEntry, Bid, ERRORS, ListingCard, ListOf, One } from '../schemas/common';
+import {
+  ListingCardDetail,
+  ListingCardQuery,
+  ListingCardsQuery,
+  PairOrLootboxQuery,
+  SearchQuery,
+  SearchResult,
+  TokenIdPageQuery,
+  TotalListingCardsQuery,
+  UserPageQuery,
+} from '../schemas/market';
+import type { RouteDeps } from './index';
+
+const tags = ['market'];
+
+/** Market area: listings, bids, search, listing cards and the four user-scoped lists. */
+export async function marketRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/market/token-history-by-tokenId',
+    {
+      schema: {
+        tags,
+        summary: "A token's transaction history by id (token and market events, newest first)",
+        querystring: TokenIdPageQuery,
+        response: { 200: ListOf(ActivityEntry), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const token = await findTokenById(db, request.query.tokenId);
+      if (!token) throw new ApiError(404, 'TOKEN_NOT_FOUND', `no token ${request.query.tokenId}`);
+      return tokenTimeline(db, token.tokenId, null, pageOf(request.query));
+    },
+  );
+
+  app.get(
+    '/market/listing-card',
+    {
+      schema: {
+        tags,
+        summary: 'One token as a listing card: listing, status, floor, best bid, last sale, price history',
+        querystring: ListingCardQuery,
+        response: { 200: One(ListingCardDetail), ...ERRORS },
+      },
+      config: { cacheSeconds: 5 },
+    },
+    async (request) => {
+      const { tokenId, tokenStandard } = request.query;
+      const token = await findTokenById(db, tokenId);
+      if (!token || token.tokenStandard !== tokenStandard) {
+        throw new ApiError(404, 'TOKEN_NOT_FOUND', `no ${tokenStandard} token ${tokenId}`);
+      }
+      const [listings, owners, floorPrice, bestBid, sales, rarity] = await Promise.all([
+        listingsOfToken(db, tokenId),
+        tokenOwners(db, tokenId),
+        collectionFloor(db, token.collectionId),
+        bestBidForToken(db, tokenId, token.collectionId),
+        recentSalesOfToken(db, tokenId, 20),
+        tokenRarity(db, tokenId),
+      ]);
+      const listing = listings[0] ?? null;
+      return {
+        data: {
+          token,
+          listing,
+          status: listing?.status ?? null,
+          owners,
+          floorPrice,
+          bestBid,
+          lastSale: sales[0] ?? null,
+          priceHistory: sales,
+          rarityRank: rarity?.rank ?? null,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/market/listings-by-collection',
+    {
+      schema: {
+        tags,
+        summary: "A collection's active listings, cheapest first (creator + collection, or lootboxId)",
+        querystring: PairOrLootboxQuery,
+        response: { 200: ListOf(ListingCard), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const ids = await collectionIdsOfPairOrLootbox(db, request.query);
+      return listingsOfCollections(db, ids, pageOf(request.query));
+    },
+  );
+
+  app.get(
+    '/market/bids-by-collection',
+    {
+      schema: {
+        tags,
+        summary: "A collection's live bids (token and collection offers), highest first",
+        querystring: PairOrLootboxQuery,
+        response: { 200: ListOf(Bid), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const ids = await collectionIdsOfPairOrLootbox(db, request.query);
+      return bidsOfCollections(db, ids, pageOf(request.query));
+    },
+  );
+
+  app.get(
+    '/market/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search collections and tokens by name (typo-tolerant, ranked)',
+        querystring: SearchQuery,
+        response: { 200: One(SearchResult), ...ERRORS },
+      },
+      config: { cacheSeconds: 30 },
+    },
+    async (request) => ({ data: await searchMarket(db, request.query.text, request.query.limit) }),
+  );
+
+  app.get(
+    '/market/listing-cards',
+    {
+      schema: {
+        tags,
+        summary: 'Active listings with filters; newest first, or by popularity',
+        description:
+          "byPopular=true orders by the listing's collection in the 7-day trending ranking (volume 0.5, " +
+          'sales 0.3, unique buyers 0.2; unranked collections last), then newest first.',
+        querystring: ListingCardsQuery,
+        response: { 200: ListOf(ListingCard), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const { byPopular, page, limit, cursor, ...filter } = request.query;
+      return listingCards(db, filter, byPopular, pageOf({ page, limit, cursor }));
+    },
+  );
+
+  app.get(
+    '/market/total-listing-cards',
+    {
+      schema: {
+        tags,
+        summary: 'How many listing cards match the filters (always agrees with listing-cards)',
+        querystring: TotalListingCardsQuery,
+        response: { 200: One(Type.Object({ total: Type.Integer() })), ...ERRORS },
+      },
+    },
+    async (request) => ({ data: { total: await totalListingCards(db, request.query) } }),
+  );
+
+  app.get(
+    '/market/user-activity',
+    {
+      schema: {
+        tags,
+        summary: "A wallet's market activity as seller or buyer, newest first",
+        querystring: UserPageQuery,
+        response: { 200: ListOf(ActivityEntry), ...ERRORS },
+      },
+    },
+    async (request) => userMarketActivity(db, request.query.address, pageOf(request.query)),
+  );
+
+  app.get(
+    '/market/user-listings',
+    {
+      schema: {
+        tags,
+        summary: "A wallet's active listings, newest first",
+        querystring: UserPageQuery,
+        response: { 200: ListOf(ListingCard), ...ERRORS },
+      },
+    },
+    async (request) => listingsOfSeller(db, request.query.address, pageOf(request.query)),
+  );
+
+  app.get(
+    '/market/user-bids',
+    {
+      schema: {
+        tags,
+        summary: "A wallet's live bids (token and collection offers), newest first",
+        querystring: UserPageQuery,
+        response: { 200: ListOf(Bid), ...ERRORS },
+      },
+    },
+    async (request) => bidsOfBuyer(db, request.query.address, pageOf(request.query)),
+  );
+
+  app.get(
+    '/market/user-history',
+    {
+      schema: {
+        tags,
+        summary: "A wallet's purchases (filled listings and accepted offers as buyer), newest first",
+        querystring: UserPageQuery,
+        response: { 200: ListOf(ActivityEntry), ...ERRORS },
+      },
+    },
+    async (request) => userPurchases(db, request.query.address, pageOf(request.query)),
+  );
+}
