@@ -32,9 +32,9 @@ export async function writeInventorySnapshots(db: Db, at: Date): Promise<number>
       WHERE l.token_count > 0 AND NOT EXISTS (SELECT 1 FROM now_held n WHERE n.owner_address = l.owner_address)
     )
     INSERT INTO user_inventory_snapshots (owner_address, snapshot_at, token_count, floor_value)
-    SELECT owner_address, ${at}, token_count, floor_value FROM now_held
+    SELECT owner_address, ${at}::timestamptz, token_count, floor_value FROM now_held
     UNION ALL
-    SELECT owner_address, ${at}, token_count, floor_value FROM emptied
+    SELECT owner_address, ${at}::timestamptz, token_count, floor_value FROM emptied
     ON CONFLICT (owner_address, snapshot_at) DO NOTHING
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);

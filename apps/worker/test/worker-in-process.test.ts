@@ -1,0 +1,61 @@
+import { type Db, readRanking } from '@mdq/db';
+import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextRun, SCHEDULES } from '../src/schedules';
+import { startWorker } from '../src/start-worker';
+import { addr, insertCollection, insertSale, insertToken, insertTraits } from './helpers';
+import { eventually, silentLogger } from './wait';
+
+let t: TestDatabase;
+let db: Db;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  db = t.db;
+});
+
+afterAll(async () => {
+  await t.drop();
+});
+
+describe('worker without Redis', () => {
+  it('runs the same collection-changed processing in-process', async () => {
+    const worker = await startWorker({
+      db,
+      redisUrl: null,
+      logger: silentLogger,
+      collectionChangedDelayMs: 0,
+      rankingsRefreshBucketMs: 100,
+      uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
+    });
+    expect(worker.mode).toBe('in-process');
+    const id = addr(0x8888);
+    await insertCollection(db, id);
+    await insertSale(db, { collectionId: id, price: '7', buyer: addr(0xb2), at: new Date() });
+    await insertToken(db, addr(0x8801), id);
+    await insertTraits(db, addr(0x8801), id, { kind: 'only' });
+    await worker.notifier.collectionsChanged([id, id], 5);
+    await eventually(async () => {
+      expect((await readRanking(db, 'trending')).map((e) => e.collectionId)).toEqual([id]);
+      expect(await db.selectFrom('token_rarity').select('rank').execute()).toEqual([{ rank: 1 }]);
+    });
+    const started = Date.now();
+    await worker.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('keeps the BullMQ cron instants on the in-process clock', () => {
+    const at = Date.parse('2026-11-20T10:17:30Z');
+    const when = (id: string) => {
+      const s = SCHEDULES.find((x) => x.id === id);
+      if (!s) throw new Error(id);
+      return new Date(nextRun(s, at)).toISOString();
+    };
+    expect(when('collection-snapshots')).toBe('2026-11-20T11:00:00.000Z');
+    expect(when('inventory-snapshots')).toBe('2026-11-20T11:02:00.000Z');
+    expect(when('ranking-daily-picks')).toBe('2026-11-20T10:20:00.000Z');
+    expect(when('ranking-trending')).toBe('2026-11-20T10:30:00.000Z');
+    expect(when('ranking-top')).toBe('2026-11-20T10:30:00.000Z');
+    expect(when('rarity-refresh')).toBe('2026-11-21T03:15:00.000Z');
+  });
+});
