@@ -95,8 +95,22 @@ export class Entities {
     return moveAddress(hex32(this.seed, account, 0x7462 + which));
   }
 
-  /** Trait key/value pairs of a token (lootbox tokens carry their tier). */
+  private readonly propCacheKeys = new Float64Array(4096).fill(-1);
+  private readonly propCacheValues: [string, string, string][][] = new Array(4096).fill([]);
+
+  /** Trait key/value/BCS-hex triples of a token (lootbox tokens carry their tier); cached because every transfer rewrites them. */
   properties(state: SimState, token: number): [string, string, string][] {
+    const slot = token & 4095;
+    // Lootbox tiers are fixed at reveal, so the (token, tier) pair identifies the value.
+    const key = token * 8 + (state.tokTier[token] ?? 0) + 1;
+    if (this.propCacheKeys[slot] === key) return this.propCacheValues[slot] as [string, string, string][];
+    const value = this.computeProperties(state, token);
+    this.propCacheKeys[slot] = key;
+    this.propCacheValues[slot] = value;
+    return value;
+  }
+
+  private computeProperties(state: SimState, token: number): [string, string, string][] {
     const c = state.tokColl[token] ?? 0;
     const spec = this.collection(c);
     if (spec.lootbox >= 0) {

@@ -1,0 +1,99 @@
+/**
+ * Devnet benchmark at the 1,000,000-transaction scale (run: `pnpm exec tsx bench/devnet-bench.ts`
+ * from the repository root; `--count N` to change the scale). Prints:
+ *  - generation rate (tx/s) of the streaming generator, objects only and with JSON serialization,
+ *  - server rate (transactions/s served over HTTP, 100 per page, sequential readers),
+ *  - random-access latency (a page at a random version),
+ *  - peak RSS sampled during each phase.
+ */
+import { createHash } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { startDevnetServer, streamTransactions } from '@mdq/devnet';
+
+const { values } = parseArgs({ options: { count: { type: 'string' }, seconds: { type: 'string' } } });
+const count = Number(values.count ?? 1_000_000);
+const serveSeconds = Number(values.seconds ?? 20);
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 100);
+const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
+const rate = (n: number, ms: number) => `${Math.round(n / (ms / 1000)).toLocaleString('en-US')} tx/s`;
+const yieldToSampler = () => new Promise((r) => setImmediate(r));
+
+async function generation(serialize: boolean): Promise<void> {
+  peakRss = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const hash = createHash('sha256');
+  let events = 0;
+  let bytes = 0;
+  let n = 0;
+  for (const tx of streamTransactions({ transactionsCount: count, seed: 1 })) {
+    events += tx.events.length;
+    if (serialize) {
+      const s = JSON.stringify(tx);
+      bytes += s.length;
+      hash.update(s);
+    }
+    if (++n % 50_000 === 0) await yieldToSampler();
+  }
+  const ms = performance.now() - t0;
+  const label = serialize ? 'generate + JSON.stringify + sha256' : 'generate (REST objects)';
+  console.log(
+    `${label.padEnd(36)} ${rate(count, ms).padStart(14)}  ${(ms / 1000).toFixed(1)} s  events ${events}` +
+      (serialize ? `  ${mb(bytes)} JSON  sha256 ${hash.digest('hex').slice(0, 16)}…` : '') +
+      `  peak RSS ${mb(peakRss)}`,
+  );
+}
+
+async function serving(): Promise<void> {
+  peakRss = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const server = await startDevnetServer({ transactionsCount: count, seed: 1, port: 0, blockIntervalMs: 0 });
+  const prepMs = performance.now() - t0;
+  const facts = server.facts();
+  console.log(
+    `server start (simulate ${count.toLocaleString('en-US')} txs, checkpoints, facts) ${(prepMs / 1000).toFixed(1)} s; ` +
+      `tokens ${facts?.totals.tokensMinted.toLocaleString('en-US')}, sales ${facts?.totals.sales.toLocaleString('en-US')}; RSS ${mb(process.memoryUsage().rss)}`,
+  );
+  // Two sequential readers (as indexers page forward) starting at different versions.
+  let served = 0;
+  const deadline = performance.now() + serveSeconds * 1000;
+  const reader = async (start: number) => {
+    let v = start;
+    while (performance.now() < deadline && v < count) {
+      const res = await fetch(`${server.url}/transactions?start=${v}&limit=100`);
+      const page = (await res.json()) as unknown[];
+      served += page.length;
+      v += page.length;
+    }
+  };
+  const s0 = performance.now();
+  await Promise.all([reader(0), reader(Math.floor(count / 2))]);
+  const serveMs = performance.now() - s0;
+  console.log(
+    `serve GET /v1/transactions (limit 100, 2 readers) ${rate(served, serveMs).padStart(14)}  ${served} txs in ${(serveMs / 1000).toFixed(1)} s  peak RSS ${mb(peakRss)}`,
+  );
+  // Random jumps: a fresh position resumes from the nearest checkpoint.
+  const latencies: number[] = [];
+  let x = 12345;
+  for (let i = 0; i < 8; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const v = x % count;
+    const r0 = performance.now();
+    await (await fetch(`${server.url}/transactions?start=${v}&limit=100`)).json();
+    latencies.push(performance.now() - r0);
+  }
+  latencies.sort((a, b) => a - b);
+  console.log(
+    `random page latency (8 jumps)        median ${latencies[4]?.toFixed(0)} ms, max ${latencies[7]?.toFixed(0)} ms; checkpoints ${server.chain?.checkpointCount}; peak RSS ${mb(peakRss)}`,
+  );
+  await server.close();
+}
+
+console.log(`mdq devnet benchmark: ${count.toLocaleString('en-US')} transactions (Node ${process.version})`);
+await generation(false);
+await generation(true);
+await serving();
+clearInterval(sampler);
