@@ -1,8 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { apiCommand } from './commands/api';
+import { devnetCommand } from './commands/devnet';
 import { indexerCommand } from './commands/indexer';
 import { keysCommand } from './commands/keys';
 import { migrateCommand } from './commands/migrate';
+import { startCommand } from './commands/start';
+import { workerCommand } from './commands/worker';
 import { describeFailure, exitCodeFor } from './runtime/fail';
 
 export function buildProgram(): Command {
@@ -10,7 +13,16 @@ export function buildProgram(): Command {
     .description('mdq — NFT marketplace data for Aptos: indexer, worker and HTTP API')
     .showHelpAfterError()
     .exitOverride();
-  for (const register of [migrateCommand, keysCommand, apiCommand, indexerCommand]) register(program);
+  for (const register of [
+    startCommand,
+    apiCommand,
+    indexerCommand,
+    workerCommand,
+    devnetCommand,
+    migrateCommand,
+    keysCommand,
+  ])
+    register(program);
   return program;
 }
 

@@ -5,6 +5,7 @@ import { decodeLootboxEvents } from './lootbox';
 import type { MarketplaceConfig } from './marketplaces/config';
 import { compileMarketplaces, decodeMarketEvents, type MarketplaceIndex } from './marketplaces/engine';
 import { decodeV1Events } from './token-v1/activities';
+import { applyV1ListingEscrow } from './token-v1/listing-escrow';
 import { decodeV1Tables } from './token-v1/table-state';
 import { decodeV2Activities } from './token-v2/activities';
 import { decodeV2Collections } from './token-v2/collections';
@@ -71,6 +72,7 @@ export function decodeTransaction(tx: AptosTransaction, options: DecodeOptions):
   decoded.tableHandles = v1Tables.tableHandles;
   decoded.pendingClaims = v1Tables.pendingClaims;
   decoded.marketActivities = decodeMarketEvents(view, marketplaceIndex(options.marketplaces), writeSet);
+  decoded.ownerships = applyV1ListingEscrow(decoded.ownerships, decoded.marketActivities, view.version);
   decoded.lootbox = decodeLootboxEvents(view, normalizeAddress(options.lootboxAddress));
   decoded.burnedTokens = [...tokenSet.burned];
   return decoded;

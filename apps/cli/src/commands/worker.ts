@@ -1,0 +1,36 @@
+import { loadConfig } from '@mdq/config';
+import { loadSignals, startWorker } from '@mdq/worker';
+import type { Command } from 'commander';
+import { resolveDatabase } from '../runtime/database';
+import { onShutdown } from '../runtime/lifecycle';
+import { resolveRedisUrl } from '../runtime/redis';
+
+export function workerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('Run the job processors and schedulers (BullMQ on Redis, in-process without one)')
+    .action(async () => {
+      const config = loadConfig();
+      const database = await resolveDatabase(config, { mayStart: false, migrate: true });
+      const redisUrl = await resolveRedisUrl(config);
+      const worker = await startWorker({ db: database.db, redisUrl });
+      console.log(`mdq worker running (${worker.mode})`);
+      onShutdown([database.close, worker.close]);
+    });
+
+  program
+    .command('signals')
+    .description('Operator-fed social engagement for the daily-picks ranking')
+    .command('load')
+    .description('Load a CSV or JSON-lines file of collection_id, observed_on, engagement[, source]')
+    .argument('<file>', 'the file to load (validated whole before anything is written)')
+    .action(async (file: string) => {
+      const database = await resolveDatabase(loadConfig(), { mayStart: true, migrate: true });
+      try {
+        const { rows } = await loadSignals(database.db, file);
+        console.log(`mdq: loaded ${rows} social signals`);
+      } finally {
+        await database.close();
+      }
+    });
+}
