@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
+import { holdingsSql } from './market-filters';
 
 /**
- * One inventory row per owner for the hour `at` (token count and value at each collection's floor in
+ * One inventory row per owner for the hour `at` (tokens held, listed ones included, and their value at each collection's floor in
  * that hour's collection snapshot), for every current holder plus every owner whose latest snapshot
  * still showed tokens (so a sold-out wallet gets its zero point). Run after the hour's collection
  * snapshots. First observation per hour wins. Returns rows written.
@@ -14,10 +15,9 @@ export async function writeInventorySnapshots(db: Db, at: Date): Promise<number>
       WHERE snapshot_at <= ${at} AND snapshot_at > ${at}::timestamptz - interval '2 hours'
       ORDER BY collection_id, snapshot_at DESC
     ), held AS (
-      SELECT o.owner_address, o.collection_id, count(*)::int AS n
-      FROM token_ownerships o LEFT JOIN tokens t ON t.token_data_id = o.token_data_id
-      WHERE o.amount > 0 AND NOT COALESCE(t.is_burned, false)
-      GROUP BY o.owner_address, o.collection_id
+      SELECT hs.holder AS owner_address, hs.collection_id, count(DISTINCT hs.token_data_id)::int AS n
+      FROM (${holdingsSql}) hs
+      GROUP BY hs.holder, hs.collection_id
     ), now_held AS (
       SELECT h.owner_address, sum(h.n)::int AS token_count, COALESCE(sum(h.n * f.floor_price), 0) AS floor_value
       FROM held h LEFT JOIN floors f ON f.collection_id = h.collection_id

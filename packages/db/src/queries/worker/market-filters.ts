@@ -16,3 +16,16 @@ export const FILL_KINDS = ['fill_listing', 'fill_token_offer', 'fill_collection_
 export function isNativeCoin(column: string): RawBuilder<boolean> {
   return sql<boolean>`(${sql.ref(column)} IS NULL OR ${sql.ref(column)} = ANY(${[...NATIVE_COIN_TYPES]}::text[]))`;
 }
+
+/*
+ * (holder, collection_id, token_data_id) for every token held now: positive balances plus tokens
+ * listed by their seller (a listing may keep the token in escrow; it is still the seller's).
+ * Burned tokens are held by no one.
+ */
+export const holdingsSql = sql`
+  SELECT h.holder, h.collection_id, h.token_data_id FROM (
+    SELECT owner_address AS holder, collection_id, token_data_id FROM token_ownerships WHERE amount > 0
+    UNION
+    SELECT seller, collection_id, token_data_id FROM listings WHERE status = 'active' AND seller IS NOT NULL
+  ) h LEFT JOIN tokens t ON t.token_data_id = h.token_data_id
+  WHERE NOT COALESCE(t.is_burned, false)`;

@@ -26,15 +26,26 @@ export async function loadWindowSales(db: Db, from: Date, to: Date): Promise<Win
   return rows;
 }
 
-/** Current holders (distinct owners with a positive balance) per collection. */
+/**
+ * Current holders per collection: distinct wallets with a positive balance, plus the sellers of
+ * active listings, since a listing can hold its token in escrow and the token still belongs to
+ * its seller for a marketplace's purposes. Burned tokens hold nothing.
+ */
 export async function loadHolderCounts(
   db: Db,
   collectionIds: readonly string[],
 ): Promise<Map<string, number>> {
   if (collectionIds.length === 0) return new Map();
   const { rows } = await sql<{ id: string; holders: number }>`
-    SELECT k.id, (SELECT count(DISTINCT owner_address)::int FROM token_ownerships
-                  WHERE collection_id = k.id AND amount > 0) AS holders
+    SELECT k.id, (
+      SELECT count(DISTINCT holder)::int FROM (
+        SELECT owner_address AS holder FROM token_ownerships WHERE collection_id = k.id AND amount > 0
+        UNION ALL
+        SELECT l.seller FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+        WHERE l.collection_id = k.id AND l.status = 'active' AND l.seller IS NOT NULL
+          AND NOT COALESCE(t.is_burned, false)
+      ) h
+    ) AS holders
     FROM unnest(${[...collectionIds]}::text[]) AS k(id)
   `.execute(db);
   return new Map(rows.map((r) => [r.id, r.holders]));

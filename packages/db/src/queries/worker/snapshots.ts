@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
-import { isNativeCoin } from './market-filters';
+import { holdingsSql, isNativeCoin } from './market-filters';
 
 export interface CurrentFloor {
   collectionId: string;
@@ -86,8 +86,7 @@ export async function writeCollectionSnapshots(db: Db, at: Date): Promise<number
       GROUP BY l.collection_id
     ) f ON f.collection_id = c.collection_id
     LEFT JOIN (
-      SELECT collection_id, count(DISTINCT owner_address)::int AS holders
-      FROM token_ownerships WHERE amount > 0 GROUP BY collection_id
+      SELECT collection_id, count(DISTINCT holder)::int AS holders FROM (${holdingsSql}) hs GROUP BY collection_id
     ) h ON h.collection_id = c.collection_id
     WHERE f.collection_id IS NOT NULL OR h.collection_id IS NOT NULL
     ON CONFLICT (collection_id, snapshot_at) DO NOTHING
