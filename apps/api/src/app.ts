@@ -7,6 +7,7 @@ import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
+import type { CollectionUriResolver } from './routes/utility';
 
 export interface AppOptions {
   /** Primary: API keys and the utility writes. */
@@ -14,6 +15,8 @@ export interface AppOptions {
   /** Replica for reads (DATABASE_READ_URL); the primary when absent. */
   readDb?: Db;
   network: string;
+  /** The worker's collection URI resolver; by default the route only queues the collection as pending. */
+  resolveCollectionUri?: CollectionUriResolver;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -38,7 +41,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(
       async (scope) => {
         registerApiKeyAuth(scope, options.db);
-        await areaRoutes(scope, { db: options.db, readDb });
+        await areaRoutes(scope, {
+          db: options.db,
+          readDb,
+          resolveCollectionUri: options.resolveCollectionUri,
+        });
       },
       { prefix },
     );

@@ -2,12 +2,17 @@ import type { Db } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
 import { registerConditionalCaching } from '../plugins/cache';
+import { lootboxRoutes } from './lootbox';
 import { marketRoutes } from './market';
+import { rankingRoutes } from './rankings';
 import { tokenRoutes } from './tokens';
+import { userRoutes } from './user';
+import { type CollectionUriResolver, utilityRoutes } from './utility';
 
 export interface RouteDeps {
   db: Db;
   readDb: Db;
+  resolveCollectionUri?: CollectionUriResolver | undefined;
 }
 
 /** Every spec area, registered once per path form (with and without `/api`). */
@@ -18,4 +23,8 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   app.get('/whoami', { schema: { hide: true } }, async (request) => ({ data: { keyId: request.apiKeyId } }));
   await tokenRoutes(app, deps);
   await marketRoutes(app, deps);
+  await userRoutes(app, deps);
+  await lootboxRoutes(app, deps);
+  await rankingRoutes(app, deps);
+  await utilityRoutes(app, deps);
 }

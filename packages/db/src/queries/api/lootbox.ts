@@ -1,6 +1,15 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
-import { iso } from './pagination';
+import {
+  decodeCursor,
+  iso,
+  keysetAfter,
+  offsetOf,
+  type Page,
+  type PageRequest,
+  type SortKey,
+  toPage,
+} from './pagination';
 
 export type LootboxStatus = 'upcoming' | 'active' | 'sold_out' | 'ended';
 
@@ -170,3 +179,62 @@ export async function lootboxRevenue(
     })),
   };
 }
+
+export interface TokenRarityEntry {
+  tokenId: string;
+  tokenName: string | null;
+  collectionId: string;
+  rank: number;
+  score: number;
+  traitCount: number;
+  computedAt: string;
+}
+
+/** The worker's OpenRarity rows of collections, rarest first (the (collection, rank) index). */
+export async function raritiesOfCollections(
+  db: Db,
+  collectionIds: string[],
+  request: PageRequest,
+): Promise<Page<TokenRarityEntry>> {
+  const after = request.cursor ? keysetAfter(RARITY_KEYS, decodeCursor(request.cursor, 2)) : sql`true`;
+  const [{ rows }, { rows: count }] = await Promise.all([
+    sql<{
+      token_data_id: string;
+      token_name: string | null;
+      collection_id: string;
+      rank: number;
+      score: number;
+      trait_count: number;
+      computed_at: Date;
+    }>`
+      SELECT r.token_data_id, t.token_name, r.collection_id, r.rank, r.score, r.trait_count, r.computed_at
+        FROM token_rarity r LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
+       WHERE r.collection_id = ANY(${collectionIds}) AND ${after}
+       ORDER BY r.rank, r.token_data_id
+       LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
+    sql<{ total: number }>`
+      SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIds})`.execute(
+      db,
+    ),
+  ]);
+  return toPage(
+    rows,
+    request,
+    count[0]?.total ?? 0,
+    (r) => [r.rank, r.token_data_id],
+    (r) => ({
+      tokenId: r.token_data_id,
+      tokenName: r.token_name,
+      collectionId: r.collection_id,
+      rank: r.rank,
+      score: r.score,
+      traitCount: r.trait_count,
+      computedAt: iso(r.computed_at) ?? '',
+    }),
+  );
+}
+
+const RARITY_KEYS: SortKey[] = [
+  { expr: sql`r.rank`, dir: 'asc' },
+  { expr: sql`r.token_data_id`, dir: 'asc' },
+];

@@ -16,11 +16,7 @@ export interface CollectionUriState {
 }
 
 /** Collections named `name` (and created by `creator` when given), oldest first. */
-export async function collectionsNamed(
-  db: Db,
-  name: string,
-  creator?: string,
-): Promise<{ collectionId: string; collection: string; creator: string; uri: string | null }[]> {
+export async function collectionsNamed(db: Db, name: string, creator?: string): Promise<NamedCollection[]> {
   let query = db
     .selectFrom('collections')
     .select(['collection_id', 'collection_name', 'creator_address', 'uri'])
@@ -35,15 +31,22 @@ export async function collectionsNamed(
   }));
 }
 
+export interface NamedCollection {
+  collectionId: string;
+  collection: string;
+  creator: string;
+  uri: string | null;
+}
+
 /**
- * The cached state of a collection's image URI; an absent, failed or expired entry is (re)marked
- * `pending` so that the worker's resolver picks it up. A fresh `ok` entry is left alone.
+ * Marks a collection's image URI for (re)resolution: an absent, failed or expired entry becomes
+ * `pending` so that the worker's resolver picks it up; a fresh `ok` entry is left alone.
  */
-export async function requestCollectionUri(
+export async function markCollectionUriPending(
   db: Db,
-  collection: { collectionId: string; collection: string; creator: string; uri: string | null },
+  collection: NamedCollection,
   now = new Date(),
-): Promise<CollectionUriState> {
+): Promise<void> {
   await db
     .insertInto('collection_uri_cache')
     .values({ collection_id: collection.collectionId, metadata_uri: collection.uri, status: 'pending' })
@@ -59,11 +62,19 @@ export async function requestCollectionUri(
         ),
     )
     .execute();
+}
+
+/** The cache entry of a collection, or null when nothing was ever requested for it. */
+export async function readCollectionUriState(
+  db: Db,
+  collection: NamedCollection,
+): Promise<CollectionUriState | null> {
   const row = await db
     .selectFrom('collection_uri_cache')
     .selectAll()
     .where('collection_id', '=', collection.collectionId)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!row) return null;
   return {
     collectionId: row.collection_id,
     collection: collection.collection,

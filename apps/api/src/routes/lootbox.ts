@@ -1,0 +1,100 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { lootboxRevenue, lootboxTiers, raritiesOfCollections } from '@mdq/db';
+import type { FastifyInstance } from 'fastify';
+import { pageOf } from '../lib/paging';
+import { collectionIdsOf, lootboxById, lootboxByName } from '../lib/resolve';
+import { ERRORS, ListOf, One } from '../schemas/common';
+import {
+  LootboxDetail,
+  LootboxIdQuery,
+  LootboxQuery,
+  LootboxRarities,
+  RaritiesByCollectionQuery,
+  Revenue,
+  RevenueQuery,
+  TokenRarity,
+} from '../schemas/lootbox';
+import type { RouteDeps } from './index';
+
+const tags = ['lootbox'];
+
+/** Lootbox area: details with status, revenue over a window, tier tables and token rarities. */
+export async function lootboxRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/lootbox',
+    {
+      schema: {
+        tags,
+        summary: 'A lootbox with its status (upcoming, active, sold_out, ended) and tiers',
+        querystring: LootboxQuery,
+        response: { 200: One(LootboxDetail), ...ERRORS },
+      },
+      config: { cacheSeconds: 10 },
+    },
+    async (request) => {
+      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
+      return { data: { ...lootbox, tiers: await lootboxTiers(db, lootbox.lootboxId) } };
+    },
+  );
+
+  app.get(
+    '/lootbox-revenue',
+    {
+      schema: {
+        tags,
+        summary: "A lootbox's revenue per payment coin over 24h, 7d, 30d or all time",
+        querystring: RevenueQuery,
+        response: { 200: One(Revenue), ...ERRORS },
+      },
+    },
+    async (request) => {
+      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
+      const revenue = await lootboxRevenue(db, lootbox.lootboxId, request.query.timeframe);
+      return { data: { lootboxId: lootbox.lootboxId, ...revenue } };
+    },
+  );
+
+  app.get(
+    '/rarities-by-lootbox',
+    {
+      schema: {
+        tags,
+        summary: "A lootbox's tier table: weights, probabilities, supply and minted counts",
+        querystring: LootboxIdQuery,
+        response: { 200: One(LootboxRarities), ...ERRORS },
+      },
+      config: { cacheSeconds: 10 },
+    },
+    async (request) => {
+      const lootbox = await lootboxById(db, request.query.lootboxId);
+      return {
+        data: {
+          lootboxId: lootbox.lootboxId,
+          collectionId: lootbox.collectionId,
+          maxSupply: lootbox.maxSupply,
+          minted: lootbox.minted,
+          tiers: await lootboxTiers(db, lootbox.lootboxId),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/rarities-by-collection',
+    {
+      schema: {
+        tags,
+        summary: "OpenRarity rank and score of a collection's tokens, rarest first",
+        querystring: RaritiesByCollectionQuery,
+        response: { 200: ListOf(TokenRarity), ...ERRORS },
+      },
+      config: { cacheSeconds: 30 },
+    },
+    async (request) => {
+      const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);
+      return raritiesOfCollections(db, ids, pageOf(request.query));
+    },
+  );
+}

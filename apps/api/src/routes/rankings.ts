@@ -1,0 +1,76 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db';
+import type { FastifyInstance } from 'fastify';
+import { ERRORS, ListOf } from '../schemas/common';
+import { RankedCollection, RankedLootbox, RankingQuery } from '../schemas/rankings';
+import type { RouteDeps } from './index';
+
+const tags = ['rankings'];
+
+/** Collection rankings are what the worker last wrote; they change at most once a run. */
+const COLLECTION_RANKINGS: { path: string; ranking: CollectionRanking; summary: string }[] = [
+  {
+    path: '/rankings/trending-collections',
+    ranking: 'trending',
+    summary: 'Trending (7 days): volume 0.5, sales 0.3, unique buyers 0.2 (percentile ranks)',
+  },
+  {
+    path: '/rankings/daily-picks',
+    ranking: 'daily_picks',
+    summary: 'Daily picks (24 hours): volume 0.5, floor change 0.3, social engagement 0.2',
+  },
+  {
+    path: '/rankings/top-collections',
+    ranking: 'top',
+    summary: 'Top (30 days): volume 0.5, floor change 0.25, holder count 0.25',
+  },
+];
+
+export async function rankingRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+  for (const { path, ranking, summary } of COLLECTION_RANKINGS) {
+    app.get(
+      path,
+      {
+        schema: {
+          tags,
+          summary,
+          querystring: RankingQuery,
+          response: { 200: ListOf(RankedCollection), ...ERRORS },
+        },
+        config: { cacheSeconds: 60 },
+      },
+      async (request) => rankingPage(db, ranking, { page: request.query.page, limit: request.query.limit }),
+    );
+  }
+
+  app.get(
+    '/rankings/recent-added',
+    {
+      schema: {
+        tags,
+        summary: 'Recently added lootboxes, newest first',
+        querystring: RankingQuery,
+        response: { 200: ListOf(RankedLootbox), ...ERRORS },
+      },
+      config: { cacheSeconds: 30 },
+    },
+    async (request) => lootboxRanking(db, 'recent', { page: request.query.page, limit: request.query.limit }),
+  );
+
+  app.get(
+    '/rankings/by-upcoming',
+    {
+      schema: {
+        tags,
+        summary: 'Upcoming lootboxes (before mint start), soonest first',
+        querystring: RankingQuery,
+        response: { 200: ListOf(RankedLootbox), ...ERRORS },
+      },
+      config: { cacheSeconds: 30 },
+    },
+    async (request) =>
+      lootboxRanking(db, 'upcoming', { page: request.query.page, limit: request.query.limit }),
+  );
+}

@@ -1,0 +1,25 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { inventoryHistory } from '@mdq/db';
+import type { FastifyInstance } from 'fastify';
+import { ERRORS, One } from '../schemas/common';
+import { InventoryHistory, InventoryQuery } from '../schemas/user';
+import type { RouteDeps } from './index';
+
+export async function userRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/user/inventory-history-data',
+    {
+      schema: {
+        tags: ['user'],
+        summary: "A wallet's token count and floor value over 24h, 7d, 30d or all time",
+        description:
+          "Reads the worker's inventory snapshots (last snapshot of each bucket). A wallet with no snapshot yet gets one point computed now from its ownerships and live floors.",
+        querystring: InventoryQuery,
+        response: { 200: One(InventoryHistory), ...ERRORS },
+      },
+    },
+    async (request) => ({ data: await inventoryHistory(db, request.query.address, request.query.range) }),
+  );
+}

@@ -1,0 +1,93 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  type CollectionUriState,
+  collectionsNamed,
+  type Db,
+  markCollectionUriPending,
+  type NamedCollection,
+  readCollectionUriState,
+} from '@mdq/db';
+import type { FastifyInstance } from 'fastify';
+import { validateMetadata } from '../metadata/validate-metadata';
+import { ApiError } from '../plugins/errors';
+import { ERRORS, One } from '../schemas/common';
+import {
+  MetadataDocument,
+  MetadataReport,
+  UriCacheInput,
+  UriCacheState,
+  ValidateMetadataQuery,
+} from '../schemas/utility';
+import type { RouteDeps } from './index';
+
+/**
+ * Resolves (fetches and caches) a collection's image URI; the worker provides the real one. It
+ * writes collection_uri_cache; the route then answers with what the cache holds.
+ */
+export type CollectionUriResolver = (collectionId: string) => Promise<unknown>;
+
+const tags = ['utility'];
+
+async function processCollectionUri(
+  db: Db,
+  resolve: CollectionUriResolver | undefined,
+  input: { collectionName: string; creatorAddress?: string | undefined },
+): Promise<CollectionUriState> {
+  const found = await collectionsNamed(db, input.collectionName, input.creatorAddress);
+  const collection: NamedCollection | undefined = found[0];
+  if (!collection) throw new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection '${input.collectionName}'`);
+  if (found.length > 1) {
+    throw new ApiError(
+      400,
+      'AMBIGUOUS_COLLECTION',
+      `several creators use '${input.collectionName}': pass 'creatorAddress'`,
+    );
+  }
+  if (resolve) await resolve(collection.collectionId);
+  let state = await readCollectionUriState(db, collection);
+  // The default, or a resolver that wrote nothing: queue it for the worker.
+  if (!state || (!resolve && state.status !== 'ok')) {
+    await markCollectionUriPending(db, collection);
+    state = await readCollectionUriState(db, collection);
+  }
+  if (!state) throw new Error('collection_uri_cache entry missing after upsert');
+  return state;
+}
+
+export async function utilityRoutes(
+  scope: FastifyInstance,
+  deps: RouteDeps & { resolveCollectionUri?: CollectionUriResolver | undefined },
+): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  // A write: always the primary, never the replica.
+  const { db, resolveCollectionUri } = deps;
+  const summary = "Resolve and cache a collection's image URI (pending until the worker has fetched it)";
+  const response = { 200: One(UriCacheState), ...ERRORS };
+
+  app.get(
+    '/process-collection-uri-cache',
+    { schema: { tags, summary, querystring: UriCacheInput, response } },
+    async (request) => ({ data: await processCollectionUri(db, resolveCollectionUri, request.query) }),
+  );
+
+  app.post(
+    '/process-collection-uri-cache',
+    { schema: { tags, summary, body: UriCacheInput, response: { ...response, 415: ERRORS[400] } } },
+    async (request) => ({ data: await processCollectionUri(db, resolveCollectionUri, request.body) }),
+  );
+
+  app.post(
+    '/validate-metadata',
+    {
+      schema: {
+        tags,
+        summary:
+          'Validate token or collection metadata before minting: errors (with JSON paths) and warnings',
+        querystring: ValidateMetadataQuery,
+        body: MetadataDocument,
+        response: { 200: One(MetadataReport), ...ERRORS, 415: ERRORS[400] },
+      },
+    },
+    async (request) => ({ data: validateMetadata(request.body, request.query.kind) }),
+  );
+}

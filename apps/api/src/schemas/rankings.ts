@@ -1,0 +1,30 @@
+import { Type } from 'typebox';
+import { IsoTime, Lootbox, Nullable } from './common';
+
+/**
+ * The spec allows 1, 10 or 100. An integer enum (not Type.Enum, which emits no `type`) so that Ajv
+ * coerces the query string before checking membership.
+ */
+export const RankingQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1, description: 'page number, from 1' }),
+  limit: Type.Unsafe<1 | 10 | 100>({
+    type: 'integer',
+    enum: [1, 10, 100],
+    default: 10,
+    description: '1, 10 or 100',
+  }),
+});
+
+export const RankedCollection = Type.Object({
+  rank: Type.Integer(),
+  collectionId: Nullable(Type.String()),
+  collection: Nullable(Type.String()),
+  creator: Nullable(Type.String()),
+  collectionUrl: Nullable(Type.String()),
+  lootboxId: Nullable(Type.Integer()),
+  score: Type.Number(),
+  metrics: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
+  computedAt: IsoTime,
+});
+
+export const RankedLootbox = Type.Object({ rank: Type.Integer(), ...Lootbox.properties });

@@ -1,0 +1,24 @@
+import { Type } from 'typebox';
+import { Address, IsoTime, U64Out } from './common';
+
+export const InventoryQuery = Type.Object({
+  address: Address('wallet address'),
+  range: Type.Union([Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')], {
+    default: '24h',
+    description: 'buckets: hourly (24h), 6-hourly (7d), daily (30d), weekly (all)',
+  }),
+});
+
+export const InventoryHistory = Type.Object({
+  address: Type.String(),
+  range: Type.String(),
+  bucket: Type.String({ description: 'bucket width, e.g. "1 hour"' }),
+  points: Type.Array(
+    Type.Object({
+      timestamp: IsoTime,
+      tokenCount: Type.Integer(),
+      floorValue: U64Out,
+      live: Type.Boolean({ description: 'computed now from ownerships and live floors (no snapshot yet)' }),
+    }),
+  ),
+});
