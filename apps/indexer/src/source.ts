@@ -21,44 +21,58 @@ const PAGE = 100;
 export function fullnodeSource(fullnodeUrl: string, options: { concurrency?: number } = {}): ChainSource {
   const aptos = new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: fullnodeUrl }));
   const concurrency = options.concurrency ?? 4;
+  let knownLedger = -1;
+
+  const tip = async (): Promise<ChainTip> => {
+    const info = await aptos.getLedgerInfo();
+    knownLedger = Number(info.ledger_version);
+    return { ledgerVersion: knownLedger, oldestVersion: Number(info.oldest_ledger_version) };
+  };
+
+  const page = async (offset: number, limit: number): Promise<TransactionResponse[]> => {
+    try {
+      return await aptos.getTransactions({ options: { offset, limit } });
+    } catch (error) {
+      // A version past the ledger is "not found": at the tip that just means nothing new yet.
+      if ((error as { status?: number }).status === 404) return [];
+      throw error;
+    }
+  };
+
   return {
-    async tip() {
-      const info = await aptos.getLedgerInfo();
-      return {
-        ledgerVersion: Number(info.ledger_version),
-        oldestVersion: Number(info.oldest_ledger_version),
-      };
-    },
+    tip,
     async fetch(start, limit) {
-      // Pages are fetched a few at a time, then stitched in order; a short page (a gap in a
-      // recorded chain, or the tip) ends the batch so that versions stay contiguous as received.
+      if (start > knownLedger) await tip();
+      if (start > knownLedger) return [];
+      // Pages up to the known ledger version are fetched a few at a time, then stitched in
+      // order; a short page (a gap in a recorded chain, or the tip) ends the batch so versions
+      // stay in order as received.
+      const end = Math.min(start + limit - 1, knownLedger);
+      const offsets: number[] = [];
+      for (let offset = start; offset <= end; offset += PAGE) offsets.push(offset);
       const out: TransactionResponse[] = [];
       let next = start;
-      while (out.length < limit) {
-        const starts: number[] = [];
-        for (let i = 0; i < concurrency && out.length + starts.length * PAGE < limit; i++) {
-          starts.push(next + i * PAGE);
-        }
+      for (let i = 0; i < offsets.length; i += concurrency) {
+        const group = offsets.slice(i, i + concurrency);
         const pages = await Promise.all(
-          starts.map((offset) =>
-            aptos.getTransactions({ options: { offset, limit: Math.min(PAGE, limit - out.length) } }),
-          ),
+          group.map((offset) => page(offset, Math.min(PAGE, end - offset + 1))),
         );
         let short = false;
-        for (const page of pages) {
-          for (const tx of page) {
+        for (const [j, txs] of pages.entries()) {
+          for (const tx of txs) {
             const v = versionOf(tx);
             if (v >= next) {
               out.push(tx);
               next = v + 1;
             }
           }
-          if (page.length < PAGE) {
+          const offset = group[j] as number;
+          if (txs.length < Math.min(PAGE, end - offset + 1)) {
             short = true;
             break;
           }
         }
-        if (short || pages.length === 0) break;
+        if (short) break;
       }
       return out.slice(0, limit);
     },
