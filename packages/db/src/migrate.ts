@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import * as initial from './migrations/2026-11-22T0000_initial';
 import * as workerIndexes from './migrations/2026-11-22T0200_worker_indexes';
+import * as apiIndexes from './migrations/2026-11-22T0300_api_indexes';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
   '2026-11-22T0000_initial': initial,
   '2026-11-22T0200_worker_indexes': workerIndexes,
+  '2026-11-22T0300_api_indexes': apiIndexes,
 };
 
 export class MigrationError extends Error {

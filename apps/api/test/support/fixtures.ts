@@ -376,9 +376,10 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function createHarness(): Promise<ApiHarness> {
+export async function createHarness(options: { readDb?: (db: Db) => Db } = {}): Promise<ApiHarness> {
   const test = await createTestDatabase();
-  const app = await buildApp({ db: test.db, network: 'local' });
+  const readDb = options.readDb?.(test.db);
+  const app = await buildApp({ db: test.db, ...(readDb ? { readDb } : {}), network: 'local' });
   const key = (await createApiKey(test.db, { name: 'test' })).key;
   return {
     test,

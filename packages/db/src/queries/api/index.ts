@@ -1,6 +1,7 @@
 export * from './activity';
 export * from './bids';
 export * from './collections';
+export * from './explain';
 export * from './listings';
 export * from './lootbox';
 export * from './market-activity';
