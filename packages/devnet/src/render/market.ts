@@ -26,16 +26,9 @@ const commission = (price: number) => Math.floor((price * 15) / 1000);
 
 /**
  * Wapal-style marketplace events: handle events on the fee-schedule object, creation numbers
- * 1125899906842627.. in the order of MARKET_STREAMS, plus the EventsV1 resource with the counters.
+ * 1125899906842627.. in the order of MARKET_STREAMS.
  */
-function emitMarket(
-  b: TxBuilder,
-  e: Entities,
-  s: SimState,
-  stream: MarketStream,
-  seq: number,
-  data: MoveJson,
-): void {
+function emitMarket(b: TxBuilder, e: Entities, stream: MarketStream, seq: number, data: MoveJson): void {
   const i = MARKET_STREAMS.indexOf(stream);
   b.handleEvent(
     e.feeSchedule,
@@ -44,30 +37,8 @@ function emitMarket(
     `${e.mkt}::events::${EVENT_NAMES[stream]}`,
     data,
   );
-  const guids = streamGuids(e);
-  // Keys in alphabetical order, as the REST API prints Move structs.
-  const resource: Record<string, MoveJson> = {};
-  for (const [key, k, guid] of guids) {
-    resource[key] = { counter: k < 0 ? '0' : String(s.marketEvents[k] ?? 0), guid };
-  }
-  b.writeResource(e.feeSchedule, `${e.mkt}::events::EventsV1`, resource);
-}
-
-const guidCache = new WeakMap<Entities, [string, number, MoveJson][]>();
-
-/** (field, stream index or -1, guid) of EventsV1, sorted by field; built once per chain. */
-function streamGuids(e: Entities): [string, number, MoveJson][] {
-  let cached = guidCache.get(e);
-  if (cached === undefined) {
-    const guid = (n: number): MoveJson => ({
-      id: { addr: e.feeSchedule, creation_num: String(OBJ_GUID + n) },
-    });
-    cached = [['auction_bid_events', -1, guid(2)] as [string, number, MoveJson]];
-    for (const [k, name] of MARKET_STREAMS.entries()) cached.push([`${name}_events`, k, guid(3 + k)]);
-    cached.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    guidCache.set(e, cached);
-  }
-  return cached;
+  // Wapal also rewrites its EventsV1 counters resource here; it carries nothing an indexer needs and
+  // was a fifth of the bytes of every market transaction, so the devnet leaves it out.
 }
 
 function tokenMetadata(e: Entities, s: SimState, token: number): MoveJson {
@@ -143,7 +114,7 @@ export function renderList(b: TxBuilder, e: Entities, s: SimState, p: PlanOf<'li
       },
     });
   }
-  emitMarket(b, e, s, 'listing_placed', p.marketSeq, {
+  emitMarket(b, e, 'listing_placed', p.marketSeq, {
     listing,
     price: String(p.price),
     seller,
@@ -184,7 +155,7 @@ export function renderList(b: TxBuilder, e: Entities, s: SimState, p: PlanOf<'li
 
 export function renderRelist(b: TxBuilder, e: Entities, s: SimState, p: PlanOf<'relist'>): Call {
   const listing = e.listingAddress(p.listingId);
-  emitMarket(b, e, s, 'listing_placed', p.marketSeq, {
+  emitMarket(b, e, 'listing_placed', p.marketSeq, {
     listing,
     price: String(p.price),
     seller: e.account(p.seller),
@@ -225,7 +196,7 @@ export function renderCloseListing(
     type: 'fixed price',
   };
   if (p.kind === 'fill_listing') {
-    emitMarket(b, e, s, 'listing_filled', p.marketSeq, {
+    emitMarket(b, e, 'listing_filled', p.marketSeq, {
       commission: String(commission(p.price)),
       listing,
       price: base.price,
@@ -236,7 +207,7 @@ export function renderCloseListing(
       type: base.type,
     });
   } else {
-    emitMarket(b, e, s, 'listing_canceled', p.marketSeq, base);
+    emitMarket(b, e, 'listing_canceled', p.marketSeq, base);
   }
   b.deleteResource(listing, '0x1::object::ObjectGroup');
   return {
@@ -287,7 +258,7 @@ export function renderTokenOffer(
     token_offer: addr,
   };
   if (p.kind === 'place_token_offer') {
-    emitMarket(b, e, s, 'token_offer_placed', p.marketSeq, data);
+    emitMarket(b, e, 'token_offer_placed', p.marketSeq, data);
     const name = e.tokenName(c, s.tokSerial[o.token] ?? 0);
     writeOffer(
       b,
@@ -332,12 +303,12 @@ export function renderTokenOffer(
     };
   }
   if (p.kind === 'cancel_token_offer') {
-    emitMarket(b, e, s, 'token_offer_canceled', p.marketSeq, data);
+    emitMarket(b, e, 'token_offer_canceled', p.marketSeq, data);
     b.deleteResource(addr, '0x1::object::ObjectGroup');
     return { function: `${e.mkt}::token_offer::cancel`, typeArguments: [APT], arguments: [{ inner: addr }] };
   }
   handOver(b, e, s, o.token, p.seller, o.buyer, p.transferSeq, p.v1Seqs);
-  emitMarket(b, e, s, 'token_offer_filled', p.marketSeq, {
+  emitMarket(b, e, 'token_offer_filled', p.marketSeq, {
     commission: String(commission(o.price)),
     price: data.price,
     purchaser: data.purchaser,
@@ -378,7 +349,7 @@ export function renderCollectionOffer(
     ? ['CollectionOfferTokenV2', { collection: { inner: e.collectionAddress(o.collection) } }]
     : ['CollectionOfferTokenV1', { collection_name: spec.name, creator_address: e.account(spec.creator) }];
   if (p.kind === 'place_collection_offer') {
-    emitMarket(b, e, s, 'collection_offer_placed', p.marketSeq, {
+    emitMarket(b, e, 'collection_offer_placed', p.marketSeq, {
       collection_metadata: collectionMetadata(e, o.collection),
       collection_offer: addr,
       price: String(o.price),
@@ -418,7 +389,7 @@ export function renderCollectionOffer(
     };
   }
   if (p.kind === 'cancel_collection_offer') {
-    emitMarket(b, e, s, 'collection_offer_canceled', p.marketSeq, {
+    emitMarket(b, e, 'collection_offer_canceled', p.marketSeq, {
       collection_metadata: collectionMetadata(e, o.collection),
       collection_offer: addr,
       price: String(o.price),
@@ -433,7 +404,7 @@ export function renderCollectionOffer(
     };
   }
   handOver(b, e, s, p.token, p.seller, o.buyer, p.transferSeq, p.v1Seqs);
-  emitMarket(b, e, s, 'collection_offer_filled', p.marketSeq, {
+  emitMarket(b, e, 'collection_offer_filled', p.marketSeq, {
     collection_offer: addr,
     commission: String(commission(o.price)),
     price: String(o.price),

@@ -26,8 +26,10 @@ export function objectCore(
 }
 
 /**
- * Writes the token's resource group as the chain does after any change to it: ObjectCore, Token,
- * TokenIdentifiers (modern collections keep the name there), PropertyMap; AptosToken on mint.
+ * Writes the token's resource group after a change: ObjectCore, Token, TokenIdentifiers (modern
+ * collections keep the name there); PropertyMap and AptosToken on mint only. (Mainnet rewrites the
+ * whole group on every transfer; the properties never change here, so repeating them would only
+ * triple the bytes of every trade.)
  */
 export function writeTokenGroup(
   b: TxBuilder,

@@ -2,30 +2,24 @@ import { fmix32 } from './prng';
 
 const BYTE_HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-function wordHex(w: number): string {
-  return (
-    (BYTE_HEX[(w >>> 24) & 255] as string) +
-    (BYTE_HEX[(w >>> 16) & 255] as string) +
-    (BYTE_HEX[(w >>> 8) & 255] as string) +
-    (BYTE_HEX[w & 255] as string)
-  );
-}
+const words = new Uint32Array(8);
+const wordBytes = Buffer.from(words.buffer);
 
 /**
  * 64 hex digits derived from (a, b, c): stands in for hashes and object addresses. Not
- * cryptographic; only stable and well spread, which is all a simulated chain needs.
+ * cryptographic; only stable and well spread, which is all a simulated chain needs. One native
+ * hex encoding of a shared buffer is several times faster than concatenating per-byte strings.
  */
 export function hex32(a: number, b: number, c: number): string {
   let h = fmix32(a ^ 0x5bd1e995);
   h = fmix32(h ^ (b >>> 0));
   h = fmix32(h ^ Math.floor(b / 4294967296));
   h = fmix32(h ^ (c >>> 0));
-  let out = '';
   for (let i = 0; i < 8; i++) {
     h = fmix32((h + 0x9e3779b9 + i) | 0);
-    out += wordHex(h);
+    words[i] = h;
   }
-  return out;
+  return wordBytes.toString('hex');
 }
 
 /** Long (AIP-40) form: `0x` + 64 hex. */
