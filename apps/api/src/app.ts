@@ -17,6 +17,8 @@ export interface AppOptions {
   network: string;
   /** The worker's collection URI resolver; by default the route only queues the collection as pending. */
   resolveCollectionUri?: CollectionUriResolver;
+  /** "Now" for lootbox statuses and time windows; the wall clock unless a test pins it. */
+  clock?: () => Date;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -45,6 +47,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           db: options.db,
           readDb,
           resolveCollectionUri: options.resolveCollectionUri,
+          now: options.clock ?? (() => new Date()),
         });
       },
       { prefix },

@@ -10,15 +10,20 @@ export async function collectionIdsOf(db: Db, creator: string, collection: strin
   return found.map((c) => c.collectionId);
 }
 
-export async function lootboxByName(db: Db, creator: string, collection: string): Promise<Lootbox> {
-  const lootbox = await findLootbox(db, creator, collection);
+export async function lootboxByName(
+  db: Db,
+  creator: string,
+  collection: string,
+  now?: Date,
+): Promise<Lootbox> {
+  const lootbox = await findLootbox(db, creator, collection, now);
   if (!lootbox)
     throw new ApiError(404, 'LOOTBOX_NOT_FOUND', `no lootbox '${collection}' by creator ${creator}`);
   return lootbox;
 }
 
-export async function lootboxById(db: Db, lootboxId: number): Promise<Lootbox> {
-  const lootbox = await findLootboxById(db, lootboxId);
+export async function lootboxById(db: Db, lootboxId: number, now?: Date): Promise<Lootbox> {
+  const lootbox = await findLootboxById(db, lootboxId, now);
   if (!lootbox) throw new ApiError(404, 'LOOTBOX_NOT_FOUND', `no lootbox ${lootboxId}`);
   return lootbox;
 }

@@ -13,6 +13,8 @@ export interface RouteDeps {
   db: Db;
   readDb: Db;
   resolveCollectionUri?: CollectionUriResolver | undefined;
+  /** The service's "now" for statuses and windows; tests pin it to a chain's end. */
+  now: () => Date;
 }
 
 /** Every spec area, registered once per path form (with and without `/api`). */

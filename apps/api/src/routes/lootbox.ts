@@ -19,7 +19,7 @@ import type { RouteDeps } from './index';
 const tags = ['lootbox'];
 
 /** Lootbox area: details with status, revenue over a window, tier tables and token rarities. */
-export async function lootboxRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -34,7 +34,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db }: Rout
       config: { cacheSeconds: 10 },
     },
     async (request) => {
-      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
+      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, now());
       return { data: { ...lootbox, tiers: await lootboxTiers(db, lootbox.lootboxId) } };
     },
   );
@@ -50,8 +50,9 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db }: Rout
       },
     },
     async (request) => {
-      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
-      const revenue = await lootboxRevenue(db, lootbox.lootboxId, request.query.timeframe);
+      const at = now();
+      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, at);
+      const revenue = await lootboxRevenue(db, lootbox.lootboxId, request.query.timeframe, at);
       return { data: { lootboxId: lootbox.lootboxId, ...revenue } };
     },
   );
@@ -68,7 +69,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db }: Rout
       config: { cacheSeconds: 10 },
     },
     async (request) => {
-      const lootbox = await lootboxById(db, request.query.lootboxId);
+      const lootbox = await lootboxById(db, request.query.lootboxId, now());
       return {
         data: {
           lootboxId: lootbox.lootboxId,

@@ -26,7 +26,7 @@ const COLLECTION_RANKINGS: { path: string; ranking: CollectionRanking; summary: 
   },
 ];
 
-export async function rankingRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   for (const { path, ranking, summary } of COLLECTION_RANKINGS) {
@@ -56,7 +56,8 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db }: Rout
       },
       config: { cacheSeconds: 30 },
     },
-    async (request) => lootboxRanking(db, 'recent', { page: request.query.page, limit: request.query.limit }),
+    async (request) =>
+      lootboxRanking(db, 'recent', { page: request.query.page, limit: request.query.limit }, now()),
   );
 
   app.get(
@@ -71,6 +72,6 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db }: Rout
       config: { cacheSeconds: 30 },
     },
     async (request) =>
-      lootboxRanking(db, 'upcoming', { page: request.query.page, limit: request.query.limit }),
+      lootboxRanking(db, 'upcoming', { page: request.query.page, limit: request.query.limit }, now()),
   );
 }

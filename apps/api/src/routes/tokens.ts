@@ -31,7 +31,7 @@ import type { RouteDeps } from './index';
 const tags = ['tokens'];
 
 /** Token area: balances, tokens of a collection or lootbox, a token's timeline and traits. */
-export async function tokenRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -126,7 +126,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db }: RouteD
       config: { cacheSeconds: 15 },
     },
     async (request) => {
-      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
+      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, now());
       const facts = await collectionFacts(db, lootbox.collectionId);
       if (!facts) {
         throw new ApiError(

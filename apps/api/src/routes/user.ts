@@ -5,7 +5,7 @@ import { ERRORS, One } from '../schemas/common';
 import { InventoryHistory, InventoryQuery } from '../schemas/user';
 import type { RouteDeps } from './index';
 
-export async function userRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+export async function userRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -20,6 +20,8 @@ export async function userRoutes(scope: FastifyInstance, { readDb: db }: RouteDe
         response: { 200: One(InventoryHistory), ...ERRORS },
       },
     },
-    async (request) => ({ data: await inventoryHistory(db, request.query.address, request.query.range) }),
+    async (request) => ({
+      data: await inventoryHistory(db, request.query.address, request.query.range, now()),
+    }),
   );
 }

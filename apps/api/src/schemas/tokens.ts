@@ -32,6 +32,9 @@ export const TokenBalance = Type.Object({
   owner: Type.String(),
   amount: U64Out,
   isSoulbound: Type.Boolean(),
+  listed: Type.Boolean({
+    description: 'held for the wallet by its active listing (escrow or listing object)',
+  }),
   version: Type.Integer(),
   serviceInfo: Type.Optional(
     Type.Object({
@@ -79,10 +82,10 @@ export const CollectionFacts = Type.Object({
   collectionUrl: Nullable(Type.String()),
   lootboxId: Nullable(Type.Integer()),
   description: Nullable(Type.String()),
-  currentSupply: Nullable(U64Out),
+  currentSupply: Type.String({ description: 'live (unburned) tokens, decimal string' }),
   maxSupply: Nullable(U64Out),
-  totalMinted: Nullable(U64Out),
-  owners: Type.Integer(),
+  totalMinted: Type.String({ description: 'tokens ever minted, burned included, decimal string' }),
+  owners: Type.Integer({ description: 'distinct holders; a listed token counts for its seller' }),
   listedCount: Type.Integer(),
   floorPrice: Nullable(U64Out),
   volume: U64Out,

@@ -45,9 +45,12 @@ export async function collectionIdsMatching(
 
 export interface CollectionFacts extends CollectionRef {
   description: string | null;
-  currentSupply: string | null;
+  /** Live (unburned) tokens. */
+  currentSupply: string;
   maxSupply: string | null;
-  totalMinted: string | null;
+  /** Tokens ever minted, burned ones included. */
+  totalMinted: string;
+  /** Distinct holders as the indexer maintains it (a listed token counts for its seller). */
   owners: number;
   listedCount: number;
   /** Lowest active listing in the native coin, read live from the listings index. */
@@ -66,9 +69,7 @@ interface FactsRow {
   collection_name: string;
   description: string | null;
   uri: string | null;
-  current_supply: string | null;
   max_supply: string | null;
-  total_minted: string | null;
   owner_count: number;
   lootbox_id: number | null;
   created_at: Date;
@@ -77,18 +78,24 @@ interface FactsRow {
   listed_count: number;
   volume: string | null;
   sales: number;
+  live_supply: string;
+  minted_count: string;
 }
 
 export async function collectionFacts(db: Db, collectionId: string): Promise<CollectionFacts | null> {
   const { rows } = await sql<FactsRow>`
     SELECT c.collection_id, c.token_standard, c.creator_address, c.collection_name, c.description, c.uri,
-           c.current_supply, c.max_supply, c.total_minted, c.owner_count, c.lootbox_id, c.created_at,
+           c.max_supply, c.owner_count, c.lootbox_id, c.created_at,
            c.created_version,
            (SELECT min(l.price) FROM listings l
              WHERE l.collection_id = c.collection_id AND l.status = 'active'
                AND ${nativeCoin('l.coin_type')}) AS floor_price,
            (SELECT count(*)::int FROM listings l
              WHERE l.collection_id = c.collection_id AND l.status = 'active') AS listed_count,
+           -- Counted from tokens, not the collection row: v2 collections carry no maintained supply.
+           (SELECT count(*) FILTER (WHERE NOT t.is_burned)::text FROM tokens t
+             WHERE t.collection_id = c.collection_id) AS live_supply,
+           (SELECT count(*)::text FROM tokens t WHERE t.collection_id = c.collection_id) AS minted_count,
            f.volume, f.sales
       FROM collections c
       CROSS JOIN LATERAL (
@@ -108,9 +115,9 @@ export async function collectionFacts(db: Db, collectionId: string): Promise<Col
     collectionUrl: r.uri,
     lootboxId: r.lootbox_id,
     description: r.description,
-    currentSupply: r.current_supply,
+    currentSupply: r.live_supply,
     maxSupply: r.max_supply,
-    totalMinted: r.total_minted,
+    totalMinted: r.minted_count,
     owners: r.owner_count,
     listedCount: r.listed_count,
     floorPrice: r.floor_price,

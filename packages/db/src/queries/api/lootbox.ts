@@ -97,17 +97,22 @@ export function toLootbox(r: LootboxRow, now = new Date()): Lootbox {
   };
 }
 
-export async function findLootboxById(db: Db, lootboxId: number): Promise<Lootbox | null> {
+export async function findLootboxById(db: Db, lootboxId: number, now = new Date()): Promise<Lootbox | null> {
   const row = await db
     .selectFrom('lootboxes')
     .selectAll()
     .where('lootbox_id', '=', lootboxId)
     .executeTakeFirst();
-  return row ? toLootbox(row) : null;
+  return row ? toLootbox(row, now) : null;
 }
 
 /** The lootbox of (creator, collection name); the newest when a creator reused a name. */
-export async function findLootbox(db: Db, creator: string, collection: string): Promise<Lootbox | null> {
+export async function findLootbox(
+  db: Db,
+  creator: string,
+  collection: string,
+  now = new Date(),
+): Promise<Lootbox | null> {
   const row = await db
     .selectFrom('lootboxes')
     .selectAll()
@@ -116,7 +121,7 @@ export async function findLootbox(db: Db, creator: string, collection: string): 
     .orderBy('lootbox_id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row ? toLootbox(row) : null;
+  return row ? toLootbox(row, now) : null;
 }
 
 export async function lootboxTiers(db: Db, lootboxId: number): Promise<LootboxTier[]> {

@@ -70,7 +70,11 @@ export async function findTokenById(db: Db, tokenId: string): Promise<TokenSumma
   return rows[0] ? toTokenSummary(rows[0]) : null;
 }
 
-/** One token by (creator, collection, tokenName), narrowed by standard and collection URI when given. */
+/**
+ * One token by (creator, collection, tokenName), narrowed by standard and collection URI when given.
+ * Resolved through the collection (its creator and name), not the token row: v2 token rows may not
+ * repeat them, and (collection_id, token_name) is what the tokens index serves.
+ */
 export async function findTokenByName(
   db: Db,
   key: {
@@ -82,8 +86,8 @@ export async function findTokenByName(
   },
 ): Promise<TokenSummary | null> {
   const { rows } = await sql<TokenRecord>`
-    SELECT ${TOKEN_COLUMNS} FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
-     WHERE t.creator_address = ${key.creator} AND t.collection_name = ${key.collection}
+    SELECT ${TOKEN_COLUMNS} FROM collections c JOIN tokens t ON t.collection_id = c.collection_id
+     WHERE c.creator_address = ${key.creator} AND c.collection_name = ${key.collection}
        AND t.token_name = ${key.tokenName}
        ${key.tokenStandard ? sql`AND t.token_standard = ${key.tokenStandard}` : sql``}
        ${key.collectionUrl ? sql`AND c.uri = ${key.collectionUrl}` : sql``}
@@ -104,6 +108,8 @@ export interface TokenBalance {
   owner: string;
   amount: string;
   isSoulbound: boolean;
+  /** Held for the wallet by its active listing (escrow or listing object). */
+  listed: boolean;
   version: number;
   serviceInfo?: {
     lootboxId: number | null;
@@ -129,6 +135,7 @@ interface BalanceRow {
   amount: string;
   is_soulbound: boolean;
   last_transaction_version: number;
+  listed: boolean;
   token_name: string | null;
   creator_address: string | null;
   collection_name: string | null;
@@ -158,15 +165,33 @@ const BALANCE_KEYS: SortKey[] = [
   { expr: sql`o.property_version`, dir: 'asc' },
 ];
 
-/** The wallet's balances, in (collection, token) order of the owner index. */
+/**
+ * The wallet's balances, in (collection, token) order: its positive (or all) ownership rows, plus
+ * the tokens it has listed, which a marketplace holds in escrow or a listing object but which are
+ * still the seller's (the same rule as the worker's holder counts).
+ */
 export async function tokenBalances(
   db: Db,
   filter: BalanceFilter,
   request: PageRequest,
 ): Promise<Page<TokenBalance>> {
-  const where = sql`o.owner_address = ${filter.address}
-    ${filter.greaterThanZeroBalance ? sql`AND o.amount > 0` : sql``}
-    ${filter.collectionIds ? sql`AND o.collection_id = ANY(${filter.collectionIds})` : sql``}`;
+  const a = filter.address;
+  const inCollections = (column: string) =>
+    filter.collectionIds ? sql`AND ${sql.ref(column)} = ANY(${filter.collectionIds})` : sql``;
+  const held = sql`(
+    SELECT o.token_data_id, o.property_version, o.owner_address, o.collection_id, o.token_standard, o.amount,
+           o.is_soulbound, o.last_transaction_version, false AS listed
+      FROM token_ownerships o
+     WHERE o.owner_address = ${a} ${filter.greaterThanZeroBalance ? sql`AND o.amount > 0` : sql``}
+           ${inCollections('o.collection_id')}
+    UNION ALL
+    SELECT l.token_data_id, coalesce(l.property_version, 0), l.seller, l.collection_id,
+           coalesce(l.token_standard, 'v2'), l.token_amount, false, l.last_transaction_version, true
+      FROM listings l
+     WHERE l.status = 'active' AND l.seller = ${a} ${inCollections('l.collection_id')}
+       AND NOT EXISTS (SELECT 1 FROM token_ownerships x
+                        WHERE x.token_data_id = l.token_data_id AND x.owner_address = ${a} AND x.amount > 0)
+  ) o`;
   const after = request.cursor
     ? keysetAfter(BALANCE_KEYS, decodeCursor(request.cursor, BALANCE_KEYS.length))
     : sql`true`;
@@ -185,21 +210,21 @@ export async function tokenBalances(
   const [{ rows }, { rows: count }] = await Promise.all([
     sql<BalanceRow>`
       SELECT o.token_data_id, o.property_version, o.owner_address, o.collection_id, o.token_standard, o.amount,
-             o.is_soulbound, o.last_transaction_version, t.token_name,
+             o.is_soulbound, o.last_transaction_version, o.listed, t.token_name,
              coalesce(t.creator_address, c.creator_address) AS creator_address,
              coalesce(t.collection_name, c.collection_name) AS collection_name, t.token_uri
              ${service.columns}
-        FROM token_ownerships o
+        FROM ${held}
         LEFT JOIN tokens t ON t.token_data_id = o.token_data_id
         LEFT JOIN collections c ON c.collection_id = o.collection_id
         ${service.joins}
-       WHERE ${where} AND ${after}
+       WHERE ${after}
        ORDER BY ${sql.join(
          BALANCE_KEYS.map((k) => k.expr),
          sql`, `,
        )}
        LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
-    sql<{ total: number }>`SELECT count(*)::int AS total FROM token_ownerships o WHERE ${where}`.execute(db),
+    sql<{ total: number }>`SELECT count(*)::int AS total FROM ${held}`.execute(db),
   ]);
   return toPage(
     rows,
@@ -223,6 +248,7 @@ function toBalance(r: BalanceRow, serviceInfo: boolean): TokenBalance {
     owner: r.owner_address,
     amount: r.amount,
     isSoulbound: r.is_soulbound,
+    listed: r.listed,
     version: r.last_transaction_version,
   };
   if (!serviceInfo) return balance;

@@ -55,7 +55,7 @@ export async function inventoryHistory(
   return { address, range, bucket, points };
 }
 
-/** What the worker's snapshot would say now: held tokens and their value at live floors. */
+/** What the worker's snapshot would say now: tokens held (listed ones included) valued at live floors. */
 export async function liveInventoryPoint(
   db: Db,
   address: string,
@@ -63,8 +63,15 @@ export async function liveInventoryPoint(
 ): Promise<InventoryHistoryPoint> {
   const { rows } = await sql<{ token_count: number; floor_value: string }>`
     WITH held AS (
-      SELECT collection_id, sum(amount) AS n FROM token_ownerships
-       WHERE owner_address = ${address} AND amount > 0 GROUP BY collection_id)
+      SELECT collection_id, count(*) AS n FROM (
+        SELECT o.collection_id FROM token_ownerships o WHERE o.owner_address = ${address} AND o.amount > 0
+        UNION ALL
+        -- A listed token (in escrow or a listing object) is still the seller's, as for the worker.
+        SELECT l.collection_id FROM listings l
+         WHERE l.status = 'active' AND l.seller = ${address}
+           AND NOT EXISTS (SELECT 1 FROM token_ownerships x
+                            WHERE x.token_data_id = l.token_data_id AND x.owner_address = ${address} AND x.amount > 0)
+      ) h GROUP BY collection_id)
     SELECT coalesce(sum(h.n), 0)::int AS token_count,
            coalesce(round(sum(h.n * f.floor)), 0)::numeric(40, 0)::text AS floor_value
       FROM held h
