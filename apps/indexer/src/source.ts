@@ -42,8 +42,14 @@ export function fullnodeSource(fullnodeUrl: string, options: { concurrency?: num
   return {
     tip,
     async fetch(start, limit) {
-      if (start > knownLedger) await tip();
-      if (start > knownLedger) return [];
+      if (start > knownLedger) {
+        // At the tip, ask for the next page directly: the SDK caches ledger info for seconds, so
+        // a fresh tip() would lag the chain.
+        const next = await page(start, Math.min(PAGE, limit));
+        const last = next.at(-1);
+        if (last) knownLedger = Math.max(knownLedger, versionOf(last));
+        return next;
+      }
       // Pages up to the known ledger version are fetched a few at a time, then stitched in
       // order; a short page (a gap in a recorded chain, or the tip) ends the batch so versions
       // stay in order as received.

@@ -9,8 +9,10 @@ export interface ChangeNotifier {
 }
 
 /**
- * BullMQ producer. One job per collection, deduplicated by id while it waits: a burst of sales in
- * one collection costs one recompute, and the short delay lets a few batches coalesce.
+ * BullMQ producer. One job per collection, debounced: while a job for the collection waits out its
+ * delay, a new change replaces it and restarts the delay, so a burst of sales costs one recompute.
+ * The deduplication key lives only as long as the delay: a change that arrives while the job is
+ * already running starts a new job instead of being dropped.
  */
 export function bullmqNotifier(
   connection: Redis,
@@ -34,7 +36,15 @@ export function bullmqNotifier(
         collectionIds.map((collectionId) => ({
           name: 'collection-changed',
           data: { collectionId, version },
-          opts: { delay, deduplication: { id: collectionChangedJobId(collectionId) } },
+          opts: {
+            delay,
+            deduplication: {
+              id: collectionChangedJobId(collectionId),
+              ttl: delay,
+              extend: true,
+              replace: true,
+            },
+          },
         })),
       );
     },

@@ -1,7 +1,5 @@
-import { startApi } from '@mdq/api';
 import { loadConfig } from '@mdq/config';
 import type { Command } from 'commander';
-import { resolveDatabase } from '../runtime/database';
 import { onShutdown } from '../runtime/lifecycle';
 
 export function apiCommand(program: Command): void {
@@ -10,6 +8,10 @@ export function apiCommand(program: Command): void {
     .description('Serve the HTTP API (HOST, PORT) from DATABASE_URL or the running embedded database')
     .action(async () => {
       const config = loadConfig();
+      const [{ startApi }, { resolveDatabase }] = await Promise.all([
+        import('@mdq/api'),
+        import('../runtime/database'),
+      ]);
       const database = await resolveDatabase(config, { mayStart: false, migrate: true });
       const api = await startApi(config, database.url);
       console.log(`mdq api listening on ${api.url}/${config.network}/api`);

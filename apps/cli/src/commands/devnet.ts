@@ -1,4 +1,3 @@
-import { runDevnetCli } from '@mdq/devnet';
 import type { Command } from 'commander';
 import { UsageError } from '../runtime/fail';
 import { onShutdown } from '../runtime/lifecycle';
@@ -11,6 +10,7 @@ export function devnetCommand(program: Command): void {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async (_options: unknown, command: Command) => {
+      const { runDevnetCli } = await import('@mdq/devnet');
       let server: Awaited<ReturnType<typeof runDevnetCli>>;
       try {
         server = await runDevnetCli(command.args);

@@ -1,18 +1,8 @@
-import { type Config, loadConfig } from '@mdq/config';
-import { createDecoder, fullnodeSource, type IndexerLog, runIndexer } from '@mdq/indexer';
-import { bullmqNotifier, type ChangeNotifier, createRedis, noopNotifier } from '@mdq/jobs';
 import type { Command } from 'commander';
-import { resolveDatabase } from '../runtime/database';
+import type { IndexerFlags } from '../run/indexer';
 import { UsageError } from '../runtime/fail';
-import { onShutdown } from '../runtime/lifecycle';
-import { resolveRedisUrl } from '../runtime/redis';
 
-interface IndexerFlags {
-  from?: string;
-  to?: string;
-  untilCaughtUp?: boolean;
-  batchSize?: string;
-}
+const run = async (flags: IndexerFlags) => (await import('../run/indexer')).runIndexerCommand(flags);
 
 export function indexerCommand(program: Command): void {
   const attach = (command: Command) =>
@@ -26,7 +16,7 @@ export function indexerCommand(program: Command): void {
     program
       .command('indexer')
       .description('Follow APTOS_FULLNODE_URL and write decoded chain state to the database'),
-  ).action(async (flags: IndexerFlags) => runIndexerCommand(flags));
+  ).action(run);
 
   attach(
     program
@@ -34,72 +24,6 @@ export function indexerCommand(program: Command): void {
       .description('Index a past version range (--from required) beside the live follower'),
   ).action(async (flags: IndexerFlags) => {
     if (flags.from === undefined) throw new UsageError('backfill needs --from <version>');
-    await runIndexerCommand({ ...flags, untilCaughtUp: true });
+    await run({ ...flags, untilCaughtUp: true });
   });
-}
-
-async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
-  const config = loadConfig();
-  if (!config.fullnodeUrl) {
-    throw new UsageError(
-      'APTOS_FULLNODE_URL is not set (start a devnet with `pnpm mdq devnet`, or use `pnpm mdq start`)',
-    );
-  }
-  const database = await resolveDatabase(config, { mayStart: false, migrate: true });
-  const redisUrl = await resolveRedisUrl(config);
-  const redis = redisUrl ? createRedis(redisUrl) : null;
-  const notifier: ChangeNotifier = redis ? bullmqNotifier(redis) : noopNotifier;
-  const signal = onShutdown([database.close, async () => redis?.disconnect(), notifier.close]);
-  const stats = await runIndexer({
-    db: database.db,
-    source: fullnodeSource(config.fullnodeUrl),
-    decode: decoderFor(config),
-    notifier,
-    batchSize: parseVersion(flags.batchSize, '--batch-size') ?? config.indexerBatchSize,
-    ...optionalRange(flags),
-    untilCaughtUp: flags.untilCaughtUp === true,
-    signal,
-    log: consoleLog(config),
-  });
-  console.log(
-    `mdq indexer: ${stats.transactions} transactions, ${stats.rows} rows in ${stats.batches} batches ` +
-      `(${stats.failed} undecodable), last version ${stats.lastVersion ?? '-'}, ${stats.elapsedMs} ms`,
-  );
-  await notifier.close();
-  redis?.disconnect();
-  await database.close();
-}
-
-export function decoderFor(config: Config) {
-  return createDecoder({
-    marketplaceAddress: config.marketplaceAddress,
-    lootboxAddress: config.lootboxAddress,
-  });
-}
-
-function optionalRange(flags: IndexerFlags): { from?: number; to?: number } {
-  const from = parseVersion(flags.from, '--from');
-  const to = parseVersion(flags.to, '--to');
-  if (from !== undefined && to !== undefined && to < from)
-    throw new UsageError('--to must not be below --from');
-  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
-}
-
-function parseVersion(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer (got "${value}")`);
-  return Number(value);
-}
-
-/** Batch lines only at debug level: at info a busy chain would print one line per batch. */
-export function consoleLog(config: Config): IndexerLog {
-  const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
-  return {
-    info: (fields, message) => {
-      if (verbose) console.log(`indexer: ${message} ${JSON.stringify(fields)}`);
-    },
-    warn: (fields, message) => {
-      if (config.logLevel !== 'silent') console.warn(`indexer: ${message} ${JSON.stringify(fields)}`);
-    },
-  };
 }

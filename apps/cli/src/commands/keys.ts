@@ -1,7 +1,6 @@
 import { loadConfig } from '@mdq/config';
-import { createApiKey, listApiKeys, revokeApiKey } from '@mdq/db';
+import type { Db } from '@mdq/db';
 import type { Command } from 'commander';
-import { resolveDatabase } from '../runtime/database';
 import { UsageError } from '../runtime/fail';
 
 export function keysCommand(program: Command): void {
@@ -18,6 +17,7 @@ export function keysCommand(program: Command): void {
         throw new UsageError(`--rate-limit must be a positive integer (got "${opts.rateLimit}")`);
       }
       await withDb(async (db) => {
+        const { createApiKey } = await import('@mdq/db');
         const { key, keyId } = await createApiKey(db, { name: opts.name, rateLimitPerMinute: rate });
         console.log(`key id: ${keyId}\napi key: ${key}\n(store it now: only its hash is kept)`);
       });
@@ -28,6 +28,7 @@ export function keysCommand(program: Command): void {
     .description('List keys (ids and names, never the keys)')
     .action(async () => {
       await withDb(async (db) => {
+        const { listApiKeys } = await import('@mdq/db');
         const rows = await listApiKeys(db);
         for (const k of rows) {
           const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
@@ -43,15 +44,15 @@ export function keysCommand(program: Command): void {
     .argument('<keyId>', 'the id shown by `keys list`')
     .action(async (keyId: string) => {
       await withDb(async (db) => {
+        const { revokeApiKey } = await import('@mdq/db');
         if (!(await revokeApiKey(db, keyId))) throw new UsageError(`no active key with id "${keyId}"`);
         console.log(`revoked ${keyId}`);
       });
     });
 }
 
-async function withDb(
-  fn: (db: Awaited<ReturnType<typeof resolveDatabase>>['db']) => Promise<void>,
-): Promise<void> {
+async function withDb(fn: (db: Db) => Promise<void>): Promise<void> {
+  const { resolveDatabase } = await import('../runtime/database');
   const database = await resolveDatabase(loadConfig(), { mayStart: true, migrate: true });
   try {
     await fn(database.db);

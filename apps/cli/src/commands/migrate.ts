@@ -1,6 +1,5 @@
 import { loadConfig } from '@mdq/config';
 import type { Command } from 'commander';
-import { resolveDatabase } from '../runtime/database';
 
 export function migrateCommand(program: Command): void {
   program
@@ -8,6 +7,7 @@ export function migrateCommand(program: Command): void {
     .description('Apply pending database migrations (a no-op when up to date)')
     .action(async () => {
       const config = loadConfig();
+      const { resolveDatabase } = await import('../runtime/database');
       const database = await resolveDatabase(config, { mayStart: true, migrate: true });
       console.log(`mdq: database migrated (${database.origin})`);
       await database.close();

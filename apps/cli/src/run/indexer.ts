@@ -1,0 +1,85 @@
+import { type Config, loadConfig } from '@mdq/config';
+import { createDecoder, fullnodeSource, type IndexerLog, runIndexer } from '@mdq/indexer';
+import { bullmqNotifier, type ChangeNotifier, createRedis, noopNotifier } from '@mdq/jobs';
+import { resolveDatabase } from '../runtime/database';
+import { UsageError } from '../runtime/fail';
+import { onShutdown } from '../runtime/lifecycle';
+import { resolveRedisUrl } from '../runtime/redis';
+
+export interface IndexerFlags {
+  from?: string;
+  to?: string;
+  untilCaughtUp?: boolean;
+  batchSize?: string;
+}
+
+export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
+  const config = loadConfig();
+  if (!config.fullnodeUrl) {
+    throw new UsageError(
+      'APTOS_FULLNODE_URL is not set (start a devnet with `pnpm mdq devnet`, or use `pnpm mdq start`)',
+    );
+  }
+  // Flags are checked before anything connects, so a typo fails at once.
+  const batchSize = parseVersion(flags.batchSize, '--batch-size') ?? config.indexerBatchSize;
+  const range = optionalRange(flags);
+  const database = await resolveDatabase(config, { mayStart: false, migrate: true });
+  const redisUrl = await resolveRedisUrl(config);
+  const redis = redisUrl ? createRedis(redisUrl) : null;
+  const notifier: ChangeNotifier = redis
+    ? bullmqNotifier(redis, { prefix: config.queuePrefix })
+    : noopNotifier;
+  const signal = onShutdown([database.close, async () => redis?.disconnect(), notifier.close]);
+  const stats = await runIndexer({
+    db: database.db,
+    source: fullnodeSource(config.fullnodeUrl),
+    decode: decoderFor(config),
+    notifier,
+    batchSize,
+    ...range,
+    untilCaughtUp: flags.untilCaughtUp === true,
+    signal,
+    log: consoleLog(config),
+  });
+  console.log(
+    `mdq indexer: ${stats.transactions} transactions, ${stats.rows} rows in ${stats.batches} batches ` +
+      `(${stats.failed} undecodable), last version ${stats.lastVersion ?? '-'}, ${stats.elapsedMs} ms`,
+  );
+  await notifier.close();
+  redis?.disconnect();
+  await database.close();
+}
+
+export function decoderFor(config: Config) {
+  return createDecoder({
+    marketplaceAddress: config.marketplaceAddress,
+    lootboxAddress: config.lootboxAddress,
+  });
+}
+
+function optionalRange(flags: IndexerFlags): { from?: number; to?: number } {
+  const from = parseVersion(flags.from, '--from');
+  const to = parseVersion(flags.to, '--to');
+  if (from !== undefined && to !== undefined && to < from)
+    throw new UsageError('--to must not be below --from');
+  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+}
+
+function parseVersion(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer (got "${value}")`);
+  return Number(value);
+}
+
+/** Batch lines only at debug level: at info a busy chain would print one line per batch. */
+export function consoleLog(config: Config): IndexerLog {
+  const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
+  return {
+    info: (fields, message) => {
+      if (verbose) console.log(`indexer: ${message} ${JSON.stringify(fields)}`);
+    },
+    warn: (fields, message) => {
+      if (config.logLevel !== 'silent') console.warn(`indexer: ${message} ${JSON.stringify(fields)}`);
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { startApi } from '@mdq/api';
+import { loadConfig } from '@mdq/config';
+import type { DevnetServer } from '@mdq/devnet';
+import { fullnodeSource, runIndexer } from '@mdq/indexer';
+import { startWorker } from '@mdq/worker';
+import { resolveDatabase } from '../runtime/database';
+import { ensureDemoKey } from '../runtime/demo-key';
+import { startEmbeddedDevnet } from '../runtime/devnet';
+import { claimSignals, onShutdown } from '../runtime/lifecycle';
+import { resolveRedisUrl } from '../runtime/redis';
+import { consoleLog, decoderFor } from './indexer';
+
+/** `mdq start`: everything in one process tree, stopped in reverse order on Ctrl-C / SIGTERM. */
+export async function runStart(): Promise<void> {
+  const config = loadConfig();
+  const closers: (() => Promise<void>)[] = [];
+  const signal = onShutdown(closers);
+  const database = await resolveDatabase(config, { mayStart: true, migrate: true });
+  closers.push(database.close);
+  const key = await ensureDemoKey(config, database.db);
+
+  let devnet: DevnetServer | null = null;
+  let fullnodeUrl = config.fullnodeUrl;
+  if (!fullnodeUrl) {
+    devnet = await startEmbeddedDevnet(config);
+    closers.push(devnet.close);
+    fullnodeUrl = devnet.url;
+  }
+
+  const redisUrl = await resolveRedisUrl(config);
+  const worker = await startWorker({ db: database.db, redisUrl, prefix: config.queuePrefix });
+  closers.push(worker.close);
+
+  const indexing = runIndexer({
+    db: database.db,
+    source: fullnodeSource(fullnodeUrl),
+    decode: decoderFor(config),
+    notifier: worker.notifier,
+    batchSize: config.indexerBatchSize,
+    signal,
+    log: consoleLog(config),
+  });
+  closers.push(async () => {
+    await indexing.catch(() => undefined);
+  });
+  indexing.catch((error: unknown) => {
+    console.error(`mdq: the indexer stopped: ${error instanceof Error ? error.message : String(error)}`);
+    process.kill(process.pid, 'SIGTERM');
+  });
+
+  const api = await startApi(
+    { ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
+    database.url,
+  );
+  closers.push(api.close);
+
+  claimSignals();
+  const base = `${api.url}/${config.network}/api`;
+  console.log(
+    [
+      '',
+      `mdq is running on ${config.network}`,
+      `  base URL   ${base}`,
+      `  API key    ${key}`,
+      `  docs       ${api.url}/docs`,
+      `  database   ${database.origin}`,
+      `  chain      ${devnet ? `embedded devnet at ${devnet.url}` : fullnodeUrl}`,
+      `  worker     ${worker.mode}${redisUrl ? ` (${redisUrl})` : ''}`,
+      '',
+      `  curl -H "x-api-key: ${key}" ${base}/rankings/trending-collections`,
+      '',
+      'Ctrl-C stops everything.',
+    ].join('\n'),
+  );
+}

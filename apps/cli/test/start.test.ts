@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRedis } from '@mdq/jobs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnCli } from './run-cli';
+
+/*
+ * The first of the README's two commands, as a newcomer runs it: no DATABASE_URL, no fullnode URL.
+ * It must start the embedded Postgres and the devnet, serve /health and a keyed request on the
+ * local network prefix with the printed key, and stop everything (Postgres included) on Ctrl-C.
+ */
+describe('mdq start on the embedded default', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mdq-start-'));
+  const prefix = `mdq-start-${randomBytes(4).toString('hex')}`;
+  afterAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    const redis = createRedis('redis://127.0.0.1:6379');
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('serves health and keyed requests, then stops cleanly on SIGINT', async () => {
+    const child = spawnCli(['start'], {
+      MDQ_DATA_DIR: dataDir,
+      PORT: '0',
+      MDQ_DEVNET_PORT: '0',
+      MDQ_QUEUE_PREFIX: prefix,
+      MDQ_LOG_LEVEL: 'error',
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+
+    await waitFor(
+      () => /Ctrl-C stops everything/.test(output),
+      90_000,
+      () => output,
+    );
+    const base = /base URL\s+(\S+)/.exec(output)?.[1] as string;
+    const key = /API key\s+(\S+)/.exec(output)?.[1] as string;
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/local\/api$/);
+    expect(key).toBe(readFileSync(join(dataDir, 'demo-api-key'), 'utf8').trim());
+    const origin = new URL(base).origin;
+
+    expect(await (await fetch(`${origin}/health`)).json()).toEqual({ status: 'ok', network: 'local' });
+    const unauthorized = await fetch(`${base}/rankings/recent-added`);
+    expect(unauthorized.status).toBe(401);
+    // The devnet chain is being indexed: listing cards appear once the first batches commit.
+    await waitFor(
+      async () => {
+        const res = await fetch(`${base}/market/listing-cards?limit=1`, { headers: { 'x-api-key': key } });
+        return res.status === 200 && ((await res.json()) as { data: unknown[] }).data.length === 1;
+      },
+      60_000,
+      () => output,
+    );
+    const keyed = await fetch(`${origin}/local/market/total-listing-cards`, {
+      headers: { 'x-api-key': key },
+    });
+    expect(keyed.status).toBe(200);
+
+    const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(isAlive(pid)).toBe(false);
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  });
+});
+
+async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  context: () => string,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out; output so far:\n${context()}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
