@@ -63,6 +63,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(400).send(body(400, 'INVALID_PARAMETER', validationMessage(error)));
     }
     const code = error.code ?? '';
+    // Postgres class 22 (data exception: a NUL byte, a value out of range…) can only come from a
+    // parameter the schemas let through: the caller's input, so a 400 and never a 500.
+    if (/^22[0-9A-Z]{3}$/.test(code)) {
+      return reply
+        .status(400)
+        .send(body(400, 'INVALID_PARAMETER', 'a parameter holds a value that cannot be used'));
+    }
     if (
       UNAVAILABLE.has(code) ||
       code.startsWith('08') ||

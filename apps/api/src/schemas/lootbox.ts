@@ -20,7 +20,7 @@ export const RevenueQuery = Type.Object({
 });
 
 export const LootboxIdQuery = Type.Object({
-  lootboxId: Type.Integer({ minimum: 0, description: 'lootbox id' }),
+  lootboxId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'lootbox id' }),
 });
 
 export const RaritiesByCollectionQuery = Type.Object({

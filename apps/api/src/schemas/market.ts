@@ -25,7 +25,13 @@ export const ListingCardQuery = Type.Object({
 export const PairOrLootboxQuery = Type.Object({
   creator: Type.Optional(Address('creator address of the collection (with collection)')),
   collection: Type.Optional(Name('collection name (with creator)')),
-  lootboxId: Type.Optional(Type.Integer({ minimum: 0, description: 'alternative to creator + collection' })),
+  lootboxId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'alternative to creator + collection',
+    }),
+  ),
   ...pageQuery(20),
 });
 

@@ -6,7 +6,11 @@ const PropertyVersion = Type.String({
   default: '0',
   description: 'v1 property version',
 });
-const LootboxId = Type.Integer({ minimum: 0, description: 'numeric lootbox id' });
+const LootboxId = Type.Integer({
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'numeric lootbox id',
+});
 
 export const BalancesQuery = Type.Object({
   address: Address('wallet address (required: an unscoped balance dump would be unbounded)'),

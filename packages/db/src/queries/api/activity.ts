@@ -56,9 +56,9 @@ interface ActivityRow {
 
 function keys(version: string, index: string, source: string): SortKey[] {
   return [
-    { expr: sql.raw(version), dir: 'desc' },
-    { expr: sql.raw(index), dir: 'desc' },
-    { expr: sql.lit(source), dir: 'desc' },
+    { expr: sql.raw(version), dir: 'desc', kind: 'int' },
+    { expr: sql.raw(index), dir: 'desc', kind: 'int' },
+    { expr: sql.lit(source), dir: 'desc', kind: 'text' },
   ];
 }
 
@@ -73,7 +73,7 @@ export async function tokenTimeline(
   propertyVersion: string | null,
   request: PageRequest,
 ): Promise<Page<ActivityEntry>> {
-  const cursor = request.cursor ? decodeCursor(request.cursor, 3) : null;
+  const cursor = request.cursor ? decodeCursor(request.cursor, ['int', 'int', 'text']) : null;
   const tokenAfter = cursor
     ? keysetAfter(keys('a.transaction_version', 'a.event_index', 'token'), cursor)
     : sql`true`;

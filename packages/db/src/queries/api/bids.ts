@@ -5,6 +5,7 @@ import {
   decodeCursor,
   iso,
   keysetAfter,
+  kindsOf,
   NATIVE_COIN,
   offsetOf,
   type Page,
@@ -98,7 +99,7 @@ async function bidPage(
   keyOf: (r: BidRow) => CursorValue[],
   request: PageRequest,
 ): Promise<Page<Bid>> {
-  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, keys.length)) : sql`true`;
+  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, kindsOf(keys))) : sql`true`;
   const order = sql.join(
     keys.map((k) => sql`${k.expr} ${sql.raw(k.dir)}`),
     sql`, `,
@@ -112,10 +113,10 @@ async function bidPage(
 }
 
 const HIGHEST: SortKey[] = [
-  { expr: sql`b.price`, dir: 'desc' },
-  { expr: sql`b.kind`, dir: 'asc' },
-  { expr: sql`b.marketplace`, dir: 'asc' },
-  { expr: sql`b.offer_id`, dir: 'asc' },
+  { expr: sql`b.price`, dir: 'desc', kind: 'u64' },
+  { expr: sql`b.kind`, dir: 'asc', kind: 'text' },
+  { expr: sql`b.marketplace`, dir: 'asc', kind: 'text' },
+  { expr: sql`b.offer_id`, dir: 'asc', kind: 'text' },
 ];
 
 /** Live bids on collections (token and collection offers), highest price first. */
@@ -131,10 +132,10 @@ export function bidsOfCollections(db: Db, collectionIds: string[], request: Page
 }
 
 const NEWEST: SortKey[] = [
-  { expr: sql`coalesce(b.created_version, 0)`, dir: 'desc' },
-  { expr: sql`b.kind`, dir: 'asc' },
-  { expr: sql`b.marketplace`, dir: 'asc' },
-  { expr: sql`b.offer_id`, dir: 'asc' },
+  { expr: sql`coalesce(b.created_version, 0)`, dir: 'desc', kind: 'int' },
+  { expr: sql`b.kind`, dir: 'asc', kind: 'text' },
+  { expr: sql`b.marketplace`, dir: 'asc', kind: 'text' },
+  { expr: sql`b.offer_id`, dir: 'asc', kind: 'text' },
 ];
 
 /** A buyer's live bids, newest first. */

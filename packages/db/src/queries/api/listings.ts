@@ -4,6 +4,7 @@ import {
   decodeCursor,
   iso,
   keysetAfter,
+  kindsOf,
   NATIVE_COIN,
   offsetOf,
   type Page,
@@ -126,13 +127,16 @@ export async function listingFilterWhere(db: Db, f: ListingFilter): Promise<RawB
 }
 
 const NEWEST: SortKey[] = [
-  { expr: sql`l.listed_version`, dir: 'desc' },
-  { expr: sql`l.marketplace`, dir: 'asc' },
-  { expr: sql`l.listing_id`, dir: 'asc' },
+  { expr: sql`l.listed_version`, dir: 'desc', kind: 'int' },
+  { expr: sql`l.marketplace`, dir: 'asc', kind: 'text' },
+  { expr: sql`l.listing_id`, dir: 'asc', kind: 'text' },
 ];
 // Popularity: the collection's place in the worker's 7-day trending ranking (volume 0.5, sales 0.3,
 // unique buyers 0.2); collections outside the ranking come after every ranked one.
-const POPULAR: SortKey[] = [{ expr: sql`coalesce(rs.position, 2147483647)`, dir: 'asc' }, ...NEWEST];
+const POPULAR: SortKey[] = [
+  { expr: sql`coalesce(rs.position, 2147483647)`, dir: 'asc', kind: 'int' },
+  ...NEWEST,
+];
 
 function orderBy(keys: SortKey[]): RawBuilder<unknown> {
   return sql.join(
@@ -149,7 +153,7 @@ export async function listingCards(
 ): Promise<Page<ListingCard>> {
   const where = await listingFilterWhere(db, filter);
   const keys = byPopular ? POPULAR : NEWEST;
-  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, keys.length)) : sql`true`;
+  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, kindsOf(keys))) : sql`true`;
   const popularJoin = byPopular
     ? sql`LEFT JOIN ranking_snapshots rs ON rs.ranking = 'trending' AND rs.collection_id = l.collection_id`
     : sql``;
@@ -183,10 +187,10 @@ export async function totalListingCards(db: Db, filter: ListingFilter): Promise<
 }
 
 const CHEAPEST: SortKey[] = [
-  { expr: sql`l.price`, dir: 'asc' },
-  { expr: sql`l.listed_version`, dir: 'desc' },
-  { expr: sql`l.marketplace`, dir: 'asc' },
-  { expr: sql`l.listing_id`, dir: 'asc' },
+  { expr: sql`l.price`, dir: 'asc', kind: 'u64' },
+  { expr: sql`l.listed_version`, dir: 'desc', kind: 'int' },
+  { expr: sql`l.marketplace`, dir: 'asc', kind: 'text' },
+  { expr: sql`l.listing_id`, dir: 'asc', kind: 'text' },
 ];
 
 /** Active listings of collections, cheapest first (the collection / price index). */
@@ -196,7 +200,9 @@ export async function listingsOfCollections(
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
   const where = sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIds}))`;
-  const after = request.cursor ? keysetAfter(CHEAPEST, decodeCursor(request.cursor, 4)) : sql`true`;
+  const after = request.cursor
+    ? keysetAfter(CHEAPEST, decodeCursor(request.cursor, kindsOf(CHEAPEST)))
+    : sql`true`;
   const [{ rows }, total] = await Promise.all([
     sql<ListingRow>`
       SELECT ${LISTING_COLUMNS} FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
@@ -221,7 +227,9 @@ export async function listingsOfSeller(
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
   const where = sql<boolean>`(l.status = 'active' AND l.seller = ${seller})`;
-  const after = request.cursor ? keysetAfter(NEWEST, decodeCursor(request.cursor, 3)) : sql`true`;
+  const after = request.cursor
+    ? keysetAfter(NEWEST, decodeCursor(request.cursor, kindsOf(NEWEST)))
+    : sql`true`;
   const [{ rows }, total] = await Promise.all([
     sql<ListingRow>`
       SELECT ${LISTING_COLUMNS} FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id

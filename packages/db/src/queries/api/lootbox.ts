@@ -4,6 +4,7 @@ import {
   decodeCursor,
   iso,
   keysetAfter,
+  kindsOf,
   offsetOf,
   type Page,
   type PageRequest,
@@ -201,7 +202,9 @@ export async function raritiesOfCollections(
   collectionIds: string[],
   request: PageRequest,
 ): Promise<Page<TokenRarityEntry>> {
-  const after = request.cursor ? keysetAfter(RARITY_KEYS, decodeCursor(request.cursor, 2)) : sql`true`;
+  const after = request.cursor
+    ? keysetAfter(RARITY_KEYS, decodeCursor(request.cursor, kindsOf(RARITY_KEYS)))
+    : sql`true`;
   const [{ rows }, { rows: count }] = await Promise.all([
     sql<{
       token_data_id: string;
@@ -240,6 +243,6 @@ export async function raritiesOfCollections(
 }
 
 const RARITY_KEYS: SortKey[] = [
-  { expr: sql`r.rank`, dir: 'asc' },
-  { expr: sql`r.token_data_id`, dir: 'asc' },
+  { expr: sql`r.rank`, dir: 'asc', kind: 'int' },
+  { expr: sql`r.token_data_id`, dir: 'asc', kind: 'text' },
 ];

@@ -19,14 +19,14 @@ const MARKET_COLUMNS = sql`'market' AS source, m.transaction_version, m.event_in
   m.seller, m.buyer, m.price, m.coin_type, m.token_amount AS quantity, m.marketplace, m.transaction_timestamp`;
 
 const KEYS: SortKey[] = [
-  { expr: sql`m.transaction_version`, dir: 'desc' },
-  { expr: sql`m.event_index`, dir: 'desc' },
+  { expr: sql`m.transaction_version`, dir: 'desc', kind: 'int' },
+  { expr: sql`m.event_index`, dir: 'desc', kind: 'int' },
 ];
 
 function after(request: PageRequest) {
   if (!request.cursor) return sql`true`;
   // Cursors of market lists carry the same 3-part key as the token timeline (source is 'market').
-  const [version, index] = decodeCursor(request.cursor, 3);
+  const [version, index] = decodeCursor(request.cursor, ['int', 'int', 'text']);
   return keysetAfter(KEYS, [version ?? 0, index ?? 0]);
 }
 

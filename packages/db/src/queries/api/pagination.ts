@@ -31,8 +31,20 @@ export function encodeCursor(values: readonly CursorValue[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
 
-/** Decodes a cursor made by encodeCursor with `arity` sort-key values; throws CursorError otherwise. */
-export function decodeCursor(cursor: string, arity: number): CursorValue[] {
+/** What a sort-key value must look like: a safe integer, a u64 decimal string, or text. */
+export type CursorKind = 'int' | 'u64' | 'text';
+
+function fits(value: unknown, kind: CursorKind): boolean {
+  if (kind === 'int') return typeof value === 'number' && Number.isSafeInteger(value);
+  if (kind === 'u64') return typeof value === 'string' && /^[0-9]{1,20}$/.test(value);
+  return typeof value === 'string' && value.length <= 1024 && !value.includes('\u0000');
+}
+
+/**
+ * Decodes a cursor made by encodeCursor for keys of these kinds; throws CursorError otherwise, so
+ * that a forged cursor is a 400 and never reaches Postgres as a value of the wrong type.
+ */
+export function decodeCursor(cursor: string, kinds: readonly CursorKind[]): CursorValue[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -41,8 +53,8 @@ export function decodeCursor(cursor: string, arity: number): CursorValue[] {
   }
   if (
     !Array.isArray(parsed) ||
-    parsed.length !== arity ||
-    !parsed.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+    parsed.length !== kinds.length ||
+    !parsed.every((v, i) => fits(v, kinds[i] ?? 'text'))
   ) {
     throw new CursorError('cursor is not a cursor this API issued');
   }
@@ -53,6 +65,11 @@ export interface SortKey {
   /** SQL expression of the key, e.g. sql.ref('l.listed_version'). */
   expr: RawBuilder<unknown>;
   dir: 'asc' | 'desc';
+  kind: CursorKind;
+}
+
+export function kindsOf(keys: readonly SortKey[]): CursorKind[] {
+  return keys.map((k) => k.kind);
 }
 
 /**

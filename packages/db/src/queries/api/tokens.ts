@@ -4,6 +4,7 @@ import {
   type CursorValue,
   decodeCursor,
   keysetAfter,
+  kindsOf,
   offsetOf,
   type Page,
   type PageRequest,
@@ -13,10 +14,10 @@ import {
 import { TOKEN_COLUMNS, type TokenRecord, type TokenSummary, toTokenSummary } from './token-rows';
 
 const BY_NAME: SortKey[] = [
-  { expr: sql`t.token_name`, dir: 'asc' },
-  { expr: sql`t.token_data_id`, dir: 'asc' },
+  { expr: sql`t.token_name`, dir: 'asc', kind: 'text' },
+  { expr: sql`t.token_data_id`, dir: 'asc', kind: 'text' },
 ];
-const BY_ID: SortKey[] = [{ expr: sql`t.token_data_id`, dir: 'asc' }];
+const BY_ID: SortKey[] = [{ expr: sql`t.token_data_id`, dir: 'asc', kind: 'text' }];
 
 /** Live (unburned) tokens matching `where`, in the order of the index that serves `where`. */
 async function tokenPage(
@@ -25,7 +26,7 @@ async function tokenPage(
   keys: SortKey[],
   request: PageRequest,
 ): Promise<Page<TokenSummary>> {
-  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, keys.length)) : sql`true`;
+  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, kindsOf(keys))) : sql`true`;
   const order = sql.join(
     keys.map((k) => sql`${k.expr} ${sql.raw(k.dir)}`),
     sql`, `,
@@ -160,9 +161,9 @@ export interface BalanceFilter {
 }
 
 const BALANCE_KEYS: SortKey[] = [
-  { expr: sql`coalesce(o.collection_id, '')`, dir: 'asc' },
-  { expr: sql`o.token_data_id`, dir: 'asc' },
-  { expr: sql`o.property_version`, dir: 'asc' },
+  { expr: sql`coalesce(o.collection_id, '')`, dir: 'asc', kind: 'text' },
+  { expr: sql`o.token_data_id`, dir: 'asc', kind: 'text' },
+  { expr: sql`o.property_version`, dir: 'asc', kind: 'u64' },
 ];
 
 /**
@@ -193,7 +194,7 @@ export async function tokenBalances(
                         WHERE x.token_data_id = l.token_data_id AND x.owner_address = ${a} AND x.amount > 0)
   ) o`;
   const after = request.cursor
-    ? keysetAfter(BALANCE_KEYS, decodeCursor(request.cursor, BALANCE_KEYS.length))
+    ? keysetAfter(BALANCE_KEYS, decodeCursor(request.cursor, kindsOf(BALANCE_KEYS)))
     : sql`true`;
   const service = filter.serviceInfo
     ? {
