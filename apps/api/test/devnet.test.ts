@@ -1,6 +1,7 @@
 import { createApiKey } from '@mdq/db';
 import type { DevnetFacts } from '@mdq/devnet';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
+import { recomputeAll } from '@mdq/worker';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index';
@@ -256,5 +257,44 @@ describe('API over an indexed devnet chain', () => {
     const limit = await call('/rankings/trending-collections?limit=20');
     expect(limit.statusCode).toBe(400);
     expect(limit.json().message).toContain("'limit'");
+  });
+  // Last: the worker's aggregates change what the routes read (snapshots replace the live fallback).
+  describe('after the worker has run', () => {
+    beforeAll(async () => {
+      await recomputeAll(indexed.db, new Date(Number(BigInt(facts.chain.nowUs) / 1000n)));
+    }, 120_000);
+
+    it('trending-collections ranks exactly the collections that sold in the last 7 days', async () => {
+      const body = await get('/rankings/trending-collections?limit=100');
+      const sold = facts.collections.filter((c) => c.sales['7d'] > 0).map((c) => c.collectionId);
+      expect(new Set(body.data.map((r: { collectionId: string }) => r.collectionId))).toEqual(new Set(sold));
+      expect(body.data.map((r: { rank: number }) => r.rank)).toEqual(sold.map((_, i) => i + 1));
+      const scores = body.data.map((r: { score: number }) => r.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      expect(body.pagination.total).toBe(sold.length);
+    });
+
+    it('rarities-by-collection ranks every live token of a collection with traits', async () => {
+      const c = facts.collections.find((x) =>
+        (facts.tokens[x.collectionId] ?? []).some((t) => Object.keys(t.traits).length > 0),
+      );
+      if (!c) throw new Error('no collection with traits');
+      const rows = (await all(
+        `/rarities-by-collection?creator=${c.creator}&collection=${q(c.name)}`,
+        30,
+      )) as { tokenId: string; rank: number }[];
+      expect(new Set(rows.map((r) => r.tokenId))).toEqual(
+        new Set((facts.tokens[c.collectionId] ?? []).map((t) => t.tokenId)),
+      );
+      expect(rows[0]?.rank).toBe(1);
+    });
+
+    it('inventory-history-data reads the snapshot the worker took', async () => {
+      for (const user of facts.users.slice(0, 5)) {
+        const body = await get(`/user/inventory-history-data?address=${user.address}&range=24h`);
+        const last = body.data.points.at(-1);
+        expect(last, user.address).toMatchObject({ tokenCount: user.tokensHeld, live: false });
+      }
+    });
   });
 });
