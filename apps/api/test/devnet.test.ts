@@ -224,6 +224,15 @@ describe('API over an indexed devnet chain', () => {
     const typo = `${target.name.slice(0, -1)}z`;
     const body = await get(`/market/search?text=${q(typo)}`);
     expect(body.data.collections[0]?.collectionId).toBe(target.collectionId);
+    const token = (facts.tokens[target.collectionId] ?? [])[0];
+    if (token) {
+      const hits = await get(`/market/search?text=${q(token.name)}`);
+      expect(hits.data.tokens[0]).toMatchObject({
+        tokenId: token.tokenId,
+        collection: target.name,
+        creator: target.creator,
+      });
+    }
   });
 
   it('serves both path forms with the same body', async () => {

@@ -65,11 +65,13 @@ export async function searchMarket(
       token_uri: string | null;
       score: number;
     }>`
-      SELECT token_data_id, token_name, token_standard, collection_name, collection_id, creator_address, token_uri,
-             similarity(token_name, ${q})::float8 AS score
-        FROM tokens
-       WHERE (token_name % ${q} OR token_name ILIKE ${contains}) AND NOT is_burned
-       ORDER BY lower(token_name) = lower(${q}) DESC, token_name ILIKE ${prefix} DESC, score DESC, token_data_id
+      SELECT t.token_data_id, t.token_name, t.token_standard,
+             coalesce(t.collection_name, c.collection_name) AS collection_name, t.collection_id,
+             coalesce(t.creator_address, c.creator_address) AS creator_address, t.token_uri,
+             similarity(t.token_name, ${q})::float8 AS score
+        FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
+       WHERE (t.token_name % ${q} OR t.token_name ILIKE ${contains}) AND NOT t.is_burned
+       ORDER BY lower(t.token_name) = lower(${q}) DESC, t.token_name ILIKE ${prefix} DESC, score DESC, t.token_data_id
        LIMIT ${limit}`.execute(db),
   ]);
   return {
