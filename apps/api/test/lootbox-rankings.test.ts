@@ -186,6 +186,12 @@ describe('lootbox and ranking routes', () => {
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().message).toContain("'limit'");
     }
+    expect((await h.get('/rankings/top-collections?limit=5')).json().message).toBe(
+      "invalid querystring parameter 'limit': must be one of 1, 10, 100",
+    );
+    expect(
+      (await h.get(`/lootbox-revenue?creator=${CREATOR}&collection=Active&timeframe=1y`)).json().message,
+    ).toBe("invalid querystring parameter 'timeframe': must be one of 24h, 7d, 30d, all");
     expect((await h.get('/rankings/daily-picks')).json().data).toEqual([]);
     expect(first.headers['cache-control']).toBe('private, max-age=60');
   });

@@ -112,6 +112,17 @@ function validationMessage(error: FastifyError): string {
     return `missing required ${context} parameter '${missing}'`;
   }
   const name = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || context;
+  if (first.keyword === 'enum') {
+    const allowed = (first.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+    return `invalid ${context} parameter '${name}': must be one of ${allowed.join(', ')}`;
+  }
+  // A union of literals fails once per branch: list every literal the parameter could have been.
+  if (first.keyword === 'const') {
+    const allowed = (error.validation ?? [])
+      .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+      .map((e) => (e.params as { allowedValue?: unknown }).allowedValue);
+    return `invalid ${context} parameter '${name}': must be one of ${allowed.join(', ')}`;
+  }
   if (first.keyword === 'pattern' && (first.params as { pattern?: string }).pattern === ADDRESS_PATTERN) {
     return `invalid ${context} parameter '${name}': must be a 0x-prefixed hex address of at most 64 digits`;
   }
