@@ -2,6 +2,7 @@ import type { Config } from '@mdq/config';
 import { createDb, type Db, ensureApiKey } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import type { CollectionUriResolver } from './routes/utility';
 
 export interface RunningApi {
   app: FastifyInstance;
@@ -13,7 +14,11 @@ export interface RunningApi {
 export async function startApi(
   config: Config,
   databaseUrl: string,
-  options: { db?: Db } = {},
+  options: {
+    db?: Db;
+    /** The worker's resolver (apps/worker resolveCollectionUri bound to a db and options). */
+    resolveCollectionUri?: CollectionUriResolver;
+  } = {},
 ): Promise<RunningApi> {
   const db = options.db ?? createDb(databaseUrl, { applicationName: 'mdq-api', max: 20 });
   const readDb = config.databaseReadUrl
@@ -24,6 +29,7 @@ export async function startApi(
     db,
     ...(readDb ? { readDb } : {}),
     network: config.network,
+    ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
   });
   const address = await app.listen({ host: config.host, port: config.port });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateMetadata } from '../src/index';
+import { buildApp, validateMetadata } from '../src/index';
 import { type ApiHarness, addr, createHarness } from './support/fixtures';
 
 const CREATOR = addr(0xc1);
@@ -101,6 +101,42 @@ describe('user and utility routes', () => {
     ).toBe(200);
     expect((await h.get('/process-collection-uri-cache?collectionName=Nope')).statusCode).toBe(404);
     expect((await h.get('/process-collection-uri-cache')).json().message).toContain("'collectionName'");
+  });
+
+  it('process-collection-uri-cache answers with what an injected resolver cached', async () => {
+    const resolved: string[] = [];
+    const app = await buildApp({
+      db: h.test.db,
+      network: 'local',
+      resolveCollectionUri: async (collectionId) => {
+        resolved.push(collectionId);
+        const entry = {
+          status: 'ok' as const,
+          image_url: 'https://img.example.com/cats.png',
+          content_type: 'image/png',
+          attempts: 1,
+        };
+        await h.test.db
+          .insertInto('collection_uri_cache')
+          .values({ collection_id: collectionId, ...entry })
+          .onConflict((oc) => oc.column('collection_id').doUpdateSet(entry))
+          .execute();
+      },
+    });
+    try {
+      const res = await app.inject({
+        url: `/local/api/process-collection-uri-cache?collectionName=Cats&creatorAddress=${CREATOR}`,
+        headers: { 'x-api-key': h.key },
+      });
+      expect(resolved).toEqual([CATS]);
+      expect(res.json().data).toMatchObject({
+        status: 'ok',
+        imageUrl: 'https://img.example.com/cats.png',
+        attempts: 1,
+      });
+    } finally {
+      await app.close();
+    }
   });
 
   it('validate-metadata reports errors with paths and warnings', async () => {
