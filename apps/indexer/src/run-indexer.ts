@@ -73,10 +73,19 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
   const stopAt = options.to ?? (options.untilCaughtUp ? tip.ledgerVersion : Number.POSITIVE_INFINITY);
   let idleMs = options.pollMs ?? 250;
 
+  // The next batch is fetched while the current one is decoded and written: the fullnode's
+  // latency and the database's overlap instead of adding up.
+  const fetchFrom = (start: number) => {
+    const limit = Math.min(options.batchSize, stopAt - start + 1);
+    return retry(() => options.source.fetch(start, limit), options).then((fetched) =>
+      fetched.filter((tx) => versionOf(tx) >= start && versionOf(tx) <= stopAt),
+    );
+  };
+  let prefetched: Promise<TransactionResponse[]> | null = null;
+
   while (!options.signal?.aborted && next <= stopAt) {
-    const limit = Math.min(options.batchSize, stopAt - next + 1);
-    const fetched = await retry(() => options.source.fetch(next, limit), options);
-    const txs = fetched.filter((tx) => versionOf(tx) >= next && versionOf(tx) <= stopAt);
+    const txs = await (prefetched ?? fetchFrom(next));
+    prefetched = null;
     if (txs.length === 0) {
       if (options.untilCaughtUp || options.to !== undefined) {
         // A recorded chain can end before `to`; a live one has nothing newer yet.
@@ -89,6 +98,12 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
     }
     idleMs = options.pollMs ?? 250;
 
+    const lastVersion = versionOf(txs.at(-1) as TransactionResponse);
+    if (lastVersion < stopAt && txs.length === Math.min(options.batchSize, stopAt - next + 1)) {
+      prefetched = fetchFrom(lastVersion + 1);
+      // Unobserved until awaited: keep an early failure from becoming an unhandled rejection.
+      prefetched.catch(() => undefined);
+    }
     const decoded: DecodedTransaction[] = [];
     const failed: FailedDecode[] = [];
     for (const tx of txs) {
@@ -98,7 +113,6 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
         failed.push({ version: versionOf(tx), reason: reasonOf(error), payload: tx });
       }
     }
-    const lastVersion = versionOf(txs.at(-1) as TransactionResponse);
     const batch = toBatch(name, lastVersion, decoded, failed);
     const result = await retry(() => writeBatch(options.db, batch), options);
     // Enqueued only after commit: the worker must never see a change the database does not hold.

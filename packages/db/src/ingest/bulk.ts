@@ -28,18 +28,40 @@ export async function unnestInsert<R extends object>(
   tail: string,
 ): Promise<number> {
   if (rows.length === 0) return 0;
+  const result = await unnestStatement(table, columns, rows, tail).execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** The same statement with a RETURNING tail: the rows Postgres actually inserted or updated. */
+export async function unnestInsertReturning<R extends object, Out>(
+  db: Db,
+  table: string,
+  columns: Columns<R>,
+  rows: readonly R[],
+  tail: string,
+): Promise<Out[]> {
+  if (rows.length === 0) return [];
+  const result = await unnestStatement(table, columns, rows, tail).execute(db);
+  return result.rows as Out[];
+}
+
+function unnestStatement<R extends object>(
+  table: string,
+  columns: Columns<R>,
+  rows: readonly R[],
+  tail: string,
+) {
   const entries = Object.entries(columns) as [keyof R & string, PgType][];
   const names = entries.map(([name]) => name);
   const selects = entries.map(([name, type]) => {
     const values = rows.map((row) => toParam(row[name], type));
     return sql`${values}::${sql.raw(type)}[]`;
   });
-  const result = await sql`
+  return sql`
     INSERT INTO ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))})
     SELECT * FROM unnest(${sql.join(selects)}) AS t(${sql.join(names.map((n) => sql.ref(n)))})
     ${sql.raw(tail)}
-  `.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  `;
 }
 
 function toParam(value: unknown, type: PgType): unknown {

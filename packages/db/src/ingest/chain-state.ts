@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
-import { lastByKey, unnestInsert } from './bulk';
-import type { IngestBatch } from './types';
+import { lastByKey, unnestInsert, unnestInsertReturning } from './bulk';
+import type { CollectionRow, IngestBatch, TokenRow } from './types';
 
 /*
  * Current-state upserts share one rule: a row is overwritten only by a version at least as new as
@@ -9,9 +9,13 @@ import type { IngestBatch } from './types';
  * a transaction does not show arrive as null and keep the stored value (COALESCE).
  */
 
-export async function writeCollections(db: Db, batch: IngestBatch): Promise<number> {
+/** Returns the rows written and the ids of collections this batch created. */
+export async function writeCollections(
+  db: Db,
+  batch: IngestBatch,
+): Promise<{ rows: number; created: string[] }> {
   const rows = mergeNonNull(batch.collections, (r) => r.collection_id);
-  return unnestInsert(
+  const written = await unnestInsertReturning<CollectionRow, { collection_id: string; created: boolean }>(
     db,
     'collections',
     {
@@ -40,13 +44,15 @@ export async function writeCollections(db: Db, batch: IngestBatch): Promise<numb
        created_at = LEAST(excluded.created_at, collections.created_at),
        created_version = LEAST(excluded.created_version, collections.created_version),
        last_transaction_version = excluded.last_transaction_version
-     WHERE collections.last_transaction_version <= excluded.last_transaction_version`,
+     WHERE collections.last_transaction_version <= excluded.last_transaction_version
+     RETURNING collection_id, (xmax = 0) AS created`,
   );
+  return { rows: written.length, created: written.filter((r) => r.created).map((r) => r.collection_id) };
 }
 
 export async function writeTokens(db: Db, batch: IngestBatch): Promise<number> {
   const rows = mergeNonNull(batch.tokens, (r) => r.token_data_id);
-  let written = await unnestInsert(
+  const changed = await unnestInsertReturning<TokenRow, { token_data_id: string; has_properties: boolean }>(
     db,
     'tokens',
     {
@@ -83,10 +89,28 @@ export async function writeTokens(db: Db, batch: IngestBatch): Promise<number> {
        minted_at = COALESCE(tokens.minted_at, excluded.minted_at),
        minted_version = COALESCE(tokens.minted_version, excluded.minted_version),
        last_transaction_version = excluded.last_transaction_version
-     WHERE tokens.last_transaction_version <= excluded.last_transaction_version`,
+     WHERE tokens.last_transaction_version <= excluded.last_transaction_version
+       -- Most facts repeat what is stored (every transfer rewrites the token's resources): skip
+       -- those, so the row and its trigram index are not rewritten for nothing.
+       AND (excluded.collection_id <> tokens.collection_id
+         OR excluded.token_name NOT IN ('', tokens.token_name)
+         OR (excluded.creator_address IS NOT NULL AND excluded.creator_address IS DISTINCT FROM tokens.creator_address)
+         OR (excluded.collection_name IS NOT NULL AND excluded.collection_name IS DISTINCT FROM tokens.collection_name)
+         OR (excluded.description IS NOT NULL AND excluded.description IS DISTINCT FROM tokens.description)
+         OR (excluded.token_uri IS NOT NULL AND excluded.token_uri IS DISTINCT FROM tokens.token_uri)
+         OR (excluded.properties IS NOT NULL AND excluded.properties IS DISTINCT FROM tokens.properties)
+         OR (excluded.supply IS NOT NULL AND excluded.supply IS DISTINCT FROM tokens.supply)
+         OR (excluded.maximum IS NOT NULL AND excluded.maximum IS DISTINCT FROM tokens.maximum)
+         OR (excluded.largest_property_version IS NOT NULL
+           AND excluded.largest_property_version IS DISTINCT FROM tokens.largest_property_version)
+         OR (excluded.is_soulbound AND NOT tokens.is_soulbound)
+         OR (tokens.minted_version IS NULL AND excluded.minted_version IS NOT NULL))
+     RETURNING token_data_id, properties IS NOT NULL AS has_properties`,
   );
-  // Traits are derived from the stored property map, so a replay or a partial fact cannot skew them.
-  const withProps = rows.filter((r) => r.properties !== null).map((r) => r.token_data_id);
+  let written = changed.length;
+  // Traits are derived from the stored property map of the rows that actually changed, so a
+  // replay or a partial fact cannot skew them.
+  const withProps = changed.filter((r) => r.has_properties).map((r) => r.token_data_id);
   if (withProps.length > 0) {
     await sql`DELETE FROM token_attributes WHERE token_data_id = ANY(${withProps}::text[])`.execute(db);
     const inserted = await sql`

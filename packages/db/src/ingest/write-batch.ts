@@ -13,6 +13,7 @@ import {
 } from './chain-state';
 import { refreshLootboxCounters, writeLootboxes } from './lootbox';
 import { writeCollectionOffers, writeListings, writeMarketActivities, writeTokenOffers } from './market';
+import { applyOwnerCountDeltas, holdings, pairsAffected, recountOwners } from './owner-counts';
 import type { IngestBatch, IngestResult } from './types';
 
 /**
@@ -22,10 +23,22 @@ import type { IngestBatch, IngestResult } from './types';
 export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResult> {
   return db.transaction().execute(async (trx) => {
     let rows = 0;
-    rows += await writeCollections(trx, batch);
+    const collections = await writeCollections(trx, batch);
+    rows += collections.rows;
     rows += await writeTokens(trx, batch);
     rows += await writeTableHandles(trx, batch);
     const owners = await resolveOwners(trx, batch);
+    const pairs = await pairsAffected(
+      trx,
+      owners.rows
+        .filter((o) => o.collection_id !== null)
+        .map((o) => ({ collectionId: o.collection_id as string, owner: o.owner_address })),
+      [
+        ...owners.rows.filter((o) => o.token_standard === 'v2').map((o) => o.token_data_id),
+        ...batch.burnedTokens.map((b) => b.token_data_id),
+      ],
+    );
+    const heldBefore = await holdings(trx, pairs);
     rows += await writeOwnerships(trx, owners.rows);
     rows += await writePendingClaims(trx, batch);
     rows += await writeTokenActivities(trx, batch);
@@ -54,7 +67,8 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
     await refreshLootboxCounters(trx, touchedLootboxes);
 
     const touchedCollections = collectTouchedCollections(batch, owners.rows);
-    await refreshOwnerCounts(trx, touchedCollections);
+    await applyOwnerCountDeltas(trx, pairs, heldBefore, await holdings(trx, pairs));
+    await recountOwners(trx, collections.created);
 
     await trx
       .insertInto('indexer_checkpoints')
@@ -92,18 +106,4 @@ function collectTouchedCollections(batch: IngestBatch, owners: { collection_id: 
   for (const r of batch.marketActivities) add(r.collection_id);
   for (const r of batch.lootboxes) add(r.collection_id);
   return [...ids].sort();
-}
-
-/** Owner counts are recounted for touched collections only (index-only scan of current owners). */
-async function refreshOwnerCounts(db: Db, collectionIds: readonly string[]): Promise<void> {
-  if (collectionIds.length === 0) return;
-  await sql`
-    UPDATE collections c SET owner_count = COALESCE(o.owners, 0)
-    FROM (
-      SELECT k.id, (SELECT count(DISTINCT owner_address) FROM token_ownerships
-                    WHERE collection_id = k.id AND amount > 0) AS owners
-      FROM unnest(${[...collectionIds]}::text[]) AS k(id)
-    ) o
-    WHERE c.collection_id = o.id AND c.owner_count IS DISTINCT FROM o.owners
-  `.execute(db);
 }

@@ -1,0 +1,122 @@
+/**
+ * Ingestion benchmark (run: `pnpm bench:ingest` from the repository root; `--count N` for the
+ * chain size, default 200,000; `--quick` for 20,000). Serves a devnet chain over HTTP, runs the real
+ * indexer through @aptos-labs/ts-sdk into a fresh database and prints end-to-end transactions/s,
+ * rows/s and peak RSS. Baselines measured in the same run on the same machine:
+ *  - fetch only: the same pages read through the SDK without decoding or writing;
+ *  - COPY: the rows the indexer stored, copied table by table into an empty database with COPY.
+ */
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { createPool, sql } from '@mdq/db';
+import { createTestDatabase } from '@mdq/db/testing';
+import { startDevnetServer } from '@mdq/devnet';
+import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
+import { noopNotifier } from '@mdq/jobs';
+import copyStreams from 'pg-copy-streams';
+
+const { values } = parseArgs({
+  options: { count: { type: 'string' }, quick: { type: 'boolean' }, 'batch-size': { type: 'string' } },
+});
+const count = Number(values.count ?? (values.quick ? 20_000 : 200_000));
+const batchSize = Number(values['batch-size'] ?? 500);
+const TABLES = [
+  'collections',
+  'tokens',
+  'token_attributes',
+  'token_ownerships',
+  'token_activities',
+  'marketplace_activities',
+  'listings',
+  'token_offers',
+  'collection_offers',
+  'lootboxes',
+  'lootbox_tiers',
+  'lootbox_purchases',
+  'lootbox_reveals',
+];
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 100);
+const perSecond = (n: number, ms: number) => Math.round(n / (ms / 1000));
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+const devnet = await startDevnetServer({ port: 0, seed: 1, transactionsCount: count, blockIntervalMs: 0 });
+const config = devnet.chain?.config;
+console.log(`devnet: ${fmt(count)} transactions at ${devnet.url}`);
+
+// Baseline 1: read every page through the SDK, nothing else.
+const fetchSource = fullnodeSource(devnet.url);
+let t0 = performance.now();
+for (let next = 0; next < count; ) {
+  const txs = await fetchSource.fetch(next, batchSize);
+  if (txs.length === 0) break;
+  next += txs.length;
+}
+const fetchMs = performance.now() - t0;
+
+// The indexer, end to end.
+const target = await createTestDatabase();
+peakRss = process.memoryUsage().rss;
+t0 = performance.now();
+const stats = await runIndexer({
+  db: target.db,
+  source: fullnodeSource(devnet.url),
+  decode: createDecoder({
+    marketplaceAddress: config?.marketplaceAddress ?? '',
+    lootboxAddress: config?.lootboxAddress ?? '',
+  }),
+  notifier: noopNotifier,
+  batchSize,
+  untilCaughtUp: true,
+});
+const indexMs = performance.now() - t0;
+const indexPeak = peakRss;
+const { rows } = await sql<{ n: number }>`
+  SELECT (${sql.join(
+    TABLES.map((t) => sql`(SELECT count(*) FROM ${sql.table(t)})`),
+    sql` + `,
+  )})::bigint AS n
+`.execute(target.db);
+const storedRows = Number(rows[0]?.n ?? 0);
+
+// Baseline 2: COPY the same rows into the same (empty) tables of a second database.
+const copyTarget = await createTestDatabase();
+const from = createPool(target.url, { max: 1 });
+const to = createPool(copyTarget.url, { max: 1 });
+const source = await from.connect();
+const sink = await to.connect();
+t0 = performance.now();
+for (const table of TABLES) {
+  await pipeline(
+    source.query(copyStreams.to(`COPY ${table} TO STDOUT (FORMAT binary)`)),
+    sink.query(copyStreams.from(`COPY ${table} FROM STDIN (FORMAT binary)`)),
+  );
+}
+const copyMs = performance.now() - t0;
+source.release();
+sink.release();
+await from.end();
+await to.end();
+
+clearInterval(sampler);
+const indexRows = perSecond(storedRows, indexMs);
+const copyRows = perSecond(storedRows, copyMs);
+console.log(`
+| measure | value |
+|---|---|
+| transactions | ${fmt(stats.transactions)} (${stats.failed} undecodable) |
+| rows stored | ${fmt(storedRows)} |
+| indexer end to end | ${fmt(perSecond(stats.transactions, indexMs))} tx/s, ${fmt(indexRows)} rows/s (${(indexMs / 1000).toFixed(1)} s) |
+| baseline: fetch only (SDK, same pages) | ${fmt(perSecond(count, fetchMs))} tx/s |
+| baseline: COPY of the same rows | ${fmt(copyRows)} rows/s (${(copyMs / 1000).toFixed(1)} s) |
+| indexer rows/s ÷ COPY rows/s | ${(indexRows / copyRows).toFixed(2)} |
+| indexer tx/s ÷ fetch-only tx/s | ${(perSecond(stats.transactions, indexMs) / perSecond(count, fetchMs)).toFixed(2)} |
+| peak RSS while indexing | ${(indexPeak / 1e6).toFixed(0)} MB |
+`);
+await target.drop();
+await copyTarget.drop();
+await devnet.close();
+process.exit(0);

@@ -1,0 +1,19 @@
+/**
+ * `pnpm bench` (add `--quick` for a small version): runs every benchmark in turn, each in its own
+ * process so one's memory does not skew another's, and prints their tables.
+ */
+import { spawnSync } from 'node:child_process';
+
+const quick = process.argv.includes('--quick');
+const benches: [string, string[]][] = [
+  ['ingest-bench.ts', quick ? ['--quick'] : []],
+  ['devnet-bench.ts', quick ? ['--count', '100000', '--seconds', '5'] : []],
+  ['worker-bench.ts', quick ? ['--quick'] : []],
+];
+let failed = 0;
+for (const [file, args] of benches) {
+  console.log(`\n## ${file} ${args.join(' ')}`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', file, ...args], { stdio: 'inherit' });
+  if (result.status !== 0) failed += 1;
+}
+process.exit(failed === 0 ? 0 : 1);
