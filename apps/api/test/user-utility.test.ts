@@ -58,13 +58,19 @@ describe('user and utility routes', () => {
   });
   afterAll(() => h.close());
 
-  it('inventory-history-data reads snapshots, last one per bucket', async () => {
+  it("inventory-history-data reads snapshots: the latest one by each bucket's end", async () => {
     const res = (await h.get(`/user/inventory-history-data?address=${SNAPSHOTTED}`)).json();
     expect(res.data).toMatchObject({ range: '24h', bucket: '1 hour' });
-    expect(res.data.points.map((p: { tokenCount: number }) => p.tokenCount)).toEqual([2, 3]);
-    expect(res.data.points[0]).toMatchObject({ floorValue: '200', live: false });
+    const counts = res.data.points.map((p: { tokenCount: number }) => p.tokenCount);
+    // Hourly buckets over 24 hours: the 10-day-old snapshot carries until the two recent hours.
+    expect(counts.length).toBeGreaterThanOrEqual(24);
+    expect(counts.slice(-3)).toEqual([2, 3, 3]);
+    expect(counts[0]).toBe(9);
+    expect(res.data.points.at(-3)).toMatchObject({ floorValue: '200', live: false });
     const all = (await h.get(`/local/user/inventory-history-data?address=${SNAPSHOTTED}&range=all`)).json();
+    expect(all.data.bucket).toBe('7 days');
     expect(all.data.points[0].tokenCount).toBe(9);
+    expect(all.data.points.at(-1).tokenCount).toBe(3);
     expect((await h.get(`/user/inventory-history-data?address=${SNAPSHOTTED}&range=1y`)).statusCode).toBe(
       400,
     );

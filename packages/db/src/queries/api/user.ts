@@ -1,15 +1,16 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
+import { loadInventoryHistory } from '../worker/inventory';
 import { iso, nativeCoin } from './pagination';
 
 export type InventoryHistoryRange = '24h' | '7d' | '30d' | 'all';
 
 /** DESIGN: hourly, 6-hourly, daily and weekly buckets; `all` has no lower bound. */
-const RANGES: Record<InventoryHistoryRange, { bucket: string; hours: number | null }> = {
-  '24h': { bucket: '1 hour', hours: 24 },
-  '7d': { bucket: '6 hours', hours: 168 },
-  '30d': { bucket: '1 day', hours: 720 },
-  all: { bucket: '7 days', hours: null },
+const RANGES: Record<InventoryHistoryRange, { bucket: string }> = {
+  '24h': { bucket: '1 hour' },
+  '7d': { bucket: '6 hours' },
+  '30d': { bucket: '1 day' },
+  all: { bucket: '7 days' },
 };
 
 export interface InventoryHistoryPoint {
@@ -28,31 +29,30 @@ export interface InventoryHistory {
   points: InventoryHistoryPoint[];
 }
 
+/**
+ * The worker's series (one point per bucket: the latest snapshot taken by the bucket's end, so a
+ * quiet bucket carries the previous value), from the owner's first snapshot on. A wallet with no
+ * snapshot yet gets one point computed now, so that a holder's series is never empty.
+ */
 export async function inventoryHistory(
   db: Db,
   address: string,
   range: InventoryHistoryRange,
   now = new Date(),
 ): Promise<InventoryHistory> {
-  const { bucket, hours } = RANGES[range];
-  const from = hours === null ? null : new Date(now.getTime() - hours * 3_600_000);
-  // The last snapshot of each bucket stands for the bucket.
-  const { rows } = await sql<{ bucket_start: Date; token_count: number; floor_value: string }>`
-    SELECT DISTINCT ON (bucket_start)
-           date_bin(${bucket}::interval, snapshot_at, TIMESTAMPTZ '2000-01-03 00:00:00+00') AS bucket_start,
-           token_count, floor_value
-      FROM user_inventory_snapshots
-     WHERE owner_address = ${address} ${from ? sql`AND snapshot_at >= ${from}` : sql``}
-       AND snapshot_at <= ${now}
-     ORDER BY bucket_start, snapshot_at DESC`.execute(db);
-  const points: InventoryHistoryPoint[] = rows.map((r) => ({
-    timestamp: iso(r.bucket_start) ?? '',
-    tokenCount: r.token_count,
-    floorValue: r.floor_value,
-    live: false,
-  }));
+  const series = await loadInventoryHistory(db, address, range, now);
+  const points: InventoryHistoryPoint[] = [];
+  for (const p of series) {
+    if (p.tokenCount === null || p.floorValue === null) continue;
+    points.push({
+      timestamp: iso(p.bucketStart) ?? '',
+      tokenCount: p.tokenCount,
+      floorValue: p.floorValue,
+      live: false,
+    });
+  }
   if (points.length === 0) points.push(await liveInventoryPoint(db, address, now));
-  return { address, range, bucket, points };
+  return { address, range, bucket: RANGES[range].bucket, points };
 }
 
 /** What the worker's snapshot would say now: tokens held (listed ones included) valued at live floors. */
