@@ -351,4 +351,30 @@ describe('read paths are index-backed', () => {
       expect(scanned, `${statement.sql}\n${JSON.stringify(plan, null, 1).slice(0, 3000)}`).toEqual([]);
     }
   });
+  // Keyset pages: the statement that continues after a cursor must be as index-backed as page 1.
+  it.each([
+    '/market/listing-cards?limit=5',
+    '/market/listing-cards?byPopular=true&limit=5',
+    // Collection 10's listings are all active; wallet 43 buys in fills (see seed()).
+    `/market/listings-by-collection?creator=${creator(10)}&collection=Collection%2010&limit=5`,
+    `/market/bids-by-collection?creator=${creator(C)}&collection=Collection%20${C}&limit=5`,
+    `/market/user-activity?address=${wallet(W)}&limit=5`,
+    `/market/user-history?address=${wallet(43)}&limit=2`,
+    `/tokens-by-collection?creator=${creator(C)}&collection=Collection%20${C}&limit=5`,
+    `/token-balances?address=${wallet(W)}&limit=2`,
+    `/token/activity?creator=${creator(C)}&collection=Collection%20${C}&tokenName=Token%20${C}&limit=1`,
+    `/rarities-by-collection?creator=${creator(C)}&collection=Collection%20${C}&limit=5`,
+  ])('%s, next page by cursor', async (path) => {
+    const first = await h.get(path);
+    const cursor = first.json().pagination.nextCursor;
+    expect(cursor, path).toBeTypeOf('string');
+    captured.length = 0;
+    const res = await h.get(`${path}&cursor=${cursor}`);
+    expect(res.statusCode, res.body).toBe(200);
+    for (const statement of captured.splice(0)) {
+      const plan = await explainPlan(h.test.db, statement.sql, statement.parameters);
+      const scanned = seqScannedRelations(plan).filter((t) => ACTIVITY_TABLES.includes(t));
+      expect(scanned, `${statement.sql}\n${JSON.stringify(plan, null, 1).slice(0, 3000)}`).toEqual([]);
+    }
+  });
 });
