@@ -10,5 +10,6 @@ export * from './rankings';
 export * from './search';
 export * from './token-rows';
 export * from './tokens';
+export * from './traits';
 export * from './user';
 export * from './utility';
