@@ -8,12 +8,16 @@ export function apiCommand(program: Command): void {
     .description('Serve the HTTP API (HOST, PORT) from DATABASE_URL or the running embedded database')
     .action(async () => {
       const config = loadConfig();
-      const [{ startApi }, { resolveDatabase }] = await Promise.all([
+      const [{ startApi }, { resolveDatabase }, { resolveCollectionUri }, { gateways }] = await Promise.all([
         import('@mdq/api'),
         import('../runtime/database'),
+        import('@mdq/worker'),
+        import('../runtime/gateways'),
       ]);
       const database = await resolveDatabase(config, { mayStart: false, migrate: true });
-      const api = await startApi(config, database.url);
+      const api = await startApi(config, database.url, {
+        resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, gateways(config)),
+      });
       console.log(`mdq api listening on ${api.url}/${config.network}/api`);
       onShutdown([database.close, api.close]);
     });

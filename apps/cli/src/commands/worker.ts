@@ -8,14 +8,20 @@ export function workerCommand(program: Command): void {
     .description('Run the job processors and schedulers (BullMQ on Redis, in-process without one)')
     .action(async () => {
       const config = loadConfig();
-      const [{ startWorker }, { resolveDatabase }, { resolveRedisUrl }] = await Promise.all([
+      const [{ startWorker }, { resolveDatabase }, { resolveRedisUrl }, { gateways }] = await Promise.all([
         import('@mdq/worker'),
         import('../runtime/database'),
         import('../runtime/redis'),
+        import('../runtime/gateways'),
       ]);
       const database = await resolveDatabase(config, { mayStart: false, migrate: true });
       const redisUrl = await resolveRedisUrl(config);
-      const worker = await startWorker({ db: database.db, redisUrl, prefix: config.queuePrefix });
+      const worker = await startWorker({
+        db: database.db,
+        redisUrl,
+        prefix: config.queuePrefix,
+        uri: gateways(config),
+      });
       console.log(`mdq worker running (${worker.mode})`);
       onShutdown([database.close, worker.close]);
     });

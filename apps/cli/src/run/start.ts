@@ -2,10 +2,11 @@ import { startApi } from '@mdq/api';
 import { loadConfig } from '@mdq/config';
 import type { DevnetServer } from '@mdq/devnet';
 import { fullnodeSource, runIndexer } from '@mdq/indexer';
-import { startWorker } from '@mdq/worker';
+import { resolveCollectionUri, startWorker } from '@mdq/worker';
 import { resolveDatabase } from '../runtime/database';
 import { ensureDemoKey } from '../runtime/demo-key';
 import { startEmbeddedDevnet } from '../runtime/devnet';
+import { gateways } from '../runtime/gateways';
 import { claimSignals, onShutdown } from '../runtime/lifecycle';
 import { resolveRedisUrl } from '../runtime/redis';
 import { consoleLog, decoderFor } from './indexer';
@@ -28,7 +29,12 @@ export async function runStart(): Promise<void> {
   }
 
   const redisUrl = await resolveRedisUrl(config);
-  const worker = await startWorker({ db: database.db, redisUrl, prefix: config.queuePrefix });
+  const worker = await startWorker({
+    db: database.db,
+    redisUrl,
+    prefix: config.queuePrefix,
+    uri: gateways(config),
+  });
   closers.push(worker.close);
 
   const indexing = runIndexer({
@@ -51,6 +57,9 @@ export async function runStart(): Promise<void> {
   const api = await startApi(
     { ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
     database.url,
+    {
+      resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, gateways(config)),
+    },
   );
   closers.push(api.close);
 
