@@ -41,6 +41,16 @@ export function toBatch(
       });
     }
     for (const c of tx.collections) {
+      if (c.collectionName === '' && c.creatorAddress === '') {
+        batch.collectionSupplies.push({
+          collection_id: c.collectionId,
+          current_supply: c.currentSupply,
+          max_supply: c.maxSupply,
+          total_minted: c.totalMinted,
+          last_transaction_version: c.version,
+        });
+        continue;
+      }
       batch.collections.push({
         collection_id: c.collectionId,
         token_standard: c.tokenStandard,

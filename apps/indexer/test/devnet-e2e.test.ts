@@ -25,11 +25,12 @@ describe('devnet → indexer (SDK) → Postgres', () => {
     const { rows } = await sql<{
       collection_id: string;
       owner_count: number;
+      stored_supply: number;
       supply: number;
       active: number;
       floor: string | null;
     }>`
-      SELECT c.collection_id, c.owner_count,
+      SELECT c.collection_id, c.owner_count, c.current_supply::int AS stored_supply,
         (SELECT count(*)::int FROM tokens t WHERE t.collection_id = c.collection_id AND NOT t.is_burned) AS supply,
         (SELECT count(*)::int FROM listings l WHERE l.collection_id = c.collection_id AND l.status = 'active') AS active,
         (SELECT min(price)::text FROM listings l WHERE l.collection_id = c.collection_id AND l.status = 'active') AS floor
@@ -43,16 +44,26 @@ describe('devnet → indexer (SDK) → Postgres', () => {
         name: c.name,
         holders: row?.owner_count,
         supply: row?.supply,
+        storedSupply: row?.stored_supply,
         active: row?.active,
         floor: row?.floor,
       }).toEqual({
         name: c.name,
         holders: c.holders,
         supply: c.supply,
+        storedSupply: c.supply,
         active: c.activeListings,
         floor: c.floor.now,
       });
     }
+  });
+
+  it('names the creator and collection of every token, v2 included', async () => {
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM tokens WHERE creator_address IS NULL OR collection_name IS NULL`.execute(
+      indexed.db,
+    );
+    expect(rows[0]?.n).toBe(0);
   });
 
   it('has every sale and the volume per collection', async () => {

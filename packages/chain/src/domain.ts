@@ -22,6 +22,7 @@ export interface EventRef {
 export interface CollectionFact {
   collectionId: string;
   tokenStandard: TokenStandard;
+  /** Empty (with collectionName) for a supply-only fact: the transaction rewrote only the supply. */
   creatorAddress: string;
   collectionName: string;
   description: string | null;

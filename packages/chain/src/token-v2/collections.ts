@@ -12,11 +12,13 @@ import type { WriteSetIndex } from '../write-set';
  */
 export function decodeV2Collections(view: TxView, writeSet: WriteSetIndex): CollectionFact[] {
   const facts: CollectionFact[] = [];
+  const seen = new Set<string>();
   for (const address of writeSet.addressesWith(T.collection)) {
     const collection = writeSet.resource(address, T.collection);
     const creator = addressOrNull(collection?.['creator']);
     const name = asString(collection?.['name']);
     if (creator === null || name === null) continue;
+    seen.add(address);
     facts.push({
       collectionId: address,
       tokenStandard: 'v2',
@@ -27,6 +29,24 @@ export function decodeV2Collections(view: TxView, writeSet: WriteSetIndex): Coll
       ...readSupply(writeSet, address),
       version: view.version,
     });
+  }
+  // A mint or burn rewrites only the supply resource, not the Collection: a supply-only fact
+  // (creator and name empty: not shown by this transaction) keeps the counts current.
+  for (const type of [T.fixedSupply, T.unlimitedSupply, T.concurrentSupply]) {
+    for (const address of writeSet.addressesWith(type)) {
+      if (seen.has(address)) continue;
+      seen.add(address);
+      facts.push({
+        collectionId: address,
+        tokenStandard: 'v2',
+        creatorAddress: '',
+        collectionName: '',
+        description: null,
+        uri: null,
+        ...readSupply(writeSet, address),
+        version: view.version,
+      });
+    }
   }
   return facts;
 }

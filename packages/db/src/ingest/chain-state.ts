@@ -47,7 +47,28 @@ export async function writeCollections(
      WHERE collections.last_transaction_version <= excluded.last_transaction_version
      RETURNING collection_id, (xmax = 0) AS created`,
   );
-  return { rows: written.length, created: written.filter((r) => r.created).map((r) => r.collection_id) };
+  const supplies = lastByKey(batch.collectionSupplies, (r) => r.collection_id);
+  let updated = 0;
+  if (supplies.length > 0) {
+    // Supply-only facts update known collections; they never create one (no name, no creator).
+    const result = await sql`
+      UPDATE collections c SET
+        current_supply = COALESCE(s.current_supply, c.current_supply),
+        max_supply = COALESCE(s.max_supply, c.max_supply),
+        total_minted = COALESCE(s.total_minted, c.total_minted),
+        last_transaction_version = s.version
+      FROM unnest(${supplies.map((r) => r.collection_id)}::text[], ${supplies.map((r) => r.current_supply)}::numeric[],
+                  ${supplies.map((r) => r.max_supply)}::numeric[], ${supplies.map((r) => r.total_minted)}::numeric[],
+                  ${supplies.map((r) => r.last_transaction_version)}::bigint[])
+        AS s(collection_id, current_supply, max_supply, total_minted, version)
+      WHERE c.collection_id = s.collection_id AND c.last_transaction_version <= s.version
+    `.execute(db);
+    updated = Number(result.numAffectedRows ?? 0);
+  }
+  return {
+    rows: written.length + updated,
+    created: written.filter((r) => r.created).map((r) => r.collection_id),
+  };
 }
 
 export async function writeTokens(db: Db, batch: IngestBatch): Promise<number> {
@@ -108,6 +129,17 @@ export async function writeTokens(db: Db, batch: IngestBatch): Promise<number> {
      RETURNING token_data_id, properties IS NOT NULL AS has_properties`,
   );
   let written = changed.length;
+  if (changed.length > 0) {
+    // A v2 token names only its collection object; creator and collection name come from there,
+    // so that filters by (creator, collection) work the same for both standards.
+    const filled = await sql`
+      UPDATE tokens t SET creator_address = c.creator_address, collection_name = c.collection_name
+      FROM collections c
+      WHERE t.token_data_id = ANY(${changed.map((r) => r.token_data_id)}::text[]) AND c.collection_id = t.collection_id
+        AND (t.creator_address IS DISTINCT FROM c.creator_address OR t.collection_name IS DISTINCT FROM c.collection_name)
+    `.execute(db);
+    written += Number(filled.numAffectedRows ?? 0);
+  }
   // Traits are derived from the stored property map of the rows that actually changed, so a
   // replay or a partial fact cannot skew them.
   const withProps = changed.filter((r) => r.has_properties).map((r) => r.token_data_id);

@@ -17,6 +17,15 @@ export interface CollectionRow {
   last_transaction_version: number;
 }
 
+/** A transaction that rewrote only a collection's supply resource (a mint or burn). */
+export interface CollectionSupplyRow {
+  collection_id: string;
+  current_supply: string | null;
+  max_supply: string | null;
+  total_minted: string | null;
+  last_transaction_version: number;
+}
+
 export interface TokenRow {
   token_data_id: string;
   token_standard: 'v1' | 'v2';
@@ -236,6 +245,7 @@ export interface FailedTransactionRow {
 export interface IngestBatch {
   checkpoint: { name: string; lastVersion: number; lastTimestamp: string | null };
   collections: CollectionRow[];
+  collectionSupplies: CollectionSupplyRow[];
   tokens: TokenRow[];
   ownerships: OwnershipRow[];
   tableHandles: TableHandleRow[];
@@ -267,6 +277,7 @@ export function emptyBatch(name: string, lastVersion: number): IngestBatch {
   return {
     checkpoint: { name, lastVersion, lastTimestamp: null },
     collections: [],
+    collectionSupplies: [],
     tokens: [],
     ownerships: [],
     tableHandles: [],
