@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { registerApiKeyAuth } from './plugins/auth';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
+import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
 import type { CollectionUriResolver } from './routes/utility';
@@ -19,6 +20,8 @@ export interface AppOptions {
   resolveCollectionUri?: CollectionUriResolver;
   /** "Now" for lootbox statuses and time windows; the wall clock unless a test pins it. */
   clock?: () => Date;
+  /** Requests per minute per key (default 1200), counted in Redis when given. */
+  rateLimit?: Partial<RateLimitOptions>;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -35,6 +38,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(sensible);
   registerErrorHandler(app);
+  await registerRateLimit(app, { perMinute: 1200, ...options.rateLimit });
   await registerDocs(app, options.network);
   healthRoutes(app, { db: options.db, network: options.network });
 

@@ -1,6 +1,7 @@
 import type { Config } from '@mdq/config';
 import { createDb, type Db, ensureApiKey } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import type { CollectionUriResolver } from './routes/utility';
 
@@ -18,6 +19,8 @@ export async function startApi(
     db?: Db;
     /** The worker's resolver (apps/worker resolveCollectionUri bound to a db and options). */
     resolveCollectionUri?: CollectionUriResolver;
+    /** Redis for rate-limit counters shared by replicas; per-process counters when null. */
+    redisUrl?: string | null;
   } = {},
 ): Promise<RunningApi> {
   const db = options.db ?? createDb(databaseUrl, { applicationName: 'mdq-api', max: 20 });
@@ -25,7 +28,12 @@ export async function startApi(
     ? createDb(config.databaseReadUrl, { applicationName: 'mdq-api-read', max: 20 })
     : undefined;
   if (config.apiKey) await ensureApiKey(db, config.apiKey, 'MDQ_API_KEY');
+  const redis = options.redisUrl
+    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : null;
+  redis?.on('error', () => {});
   const app = await buildApp({
+    rateLimit: { perMinute: config.rateLimitPerMinute, ...(redis ? { redis } : {}) },
     db,
     ...(readDb ? { readDb } : {}),
     network: config.network,
@@ -38,6 +46,7 @@ export async function startApi(
     url: address,
     async close() {
       await app.close();
+      redis?.disconnect();
       if (readDb) await readDb.destroy();
       if (!options.db) await db.destroy();
     },

@@ -8,15 +8,18 @@ export function apiCommand(program: Command): void {
     .description('Serve the HTTP API (HOST, PORT) from DATABASE_URL or the running embedded database')
     .action(async () => {
       const config = loadConfig();
-      const [{ startApi }, { resolveDatabase }, { resolveCollectionUri }, { gateways }] = await Promise.all([
-        import('@mdq/api'),
-        import('../runtime/database'),
-        import('@mdq/worker'),
-        import('../runtime/gateways'),
-      ]);
+      const [{ startApi }, { resolveDatabase }, { resolveCollectionUri }, { gateways }, { resolveRedisUrl }] =
+        await Promise.all([
+          import('@mdq/api'),
+          import('../runtime/database'),
+          import('@mdq/worker'),
+          import('../runtime/gateways'),
+          import('../runtime/redis'),
+        ]);
       const database = await resolveDatabase(config, { mayStart: false, migrate: true });
       const api = await startApi(config, database.url, {
         resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, gateways(config)),
+        redisUrl: await resolveRedisUrl(config),
       });
       console.log(`mdq api listening on ${api.url}/${config.network}/api`);
       onShutdown([database.close, api.close]);

@@ -1,0 +1,38 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { body } from './errors';
+
+export interface RateLimitOptions {
+  /** Requests per minute for a key without a limit of its own. */
+  perMinute: number;
+  /** Shared counters across API replicas; per-process counters without it. */
+  redis?: Redis;
+}
+
+/**
+ * Per API key, per minute: a key's own limit (set with `mdq keys create --rate-limit`) or the
+ * default. Runs as a preHandler, after authentication has named the key, so both path forms and
+ * every replica (with Redis) count against one budget; routes without a key (health, docs) are
+ * not limited.
+ */
+export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preHandler',
+    timeWindow: 60_000,
+    max: (request) => request.apiKeyLimit ?? options.perMinute,
+    keyGenerator: (request) => request.apiKeyId ?? request.ip,
+    allowList: (request) => request.apiKeyId === undefined,
+    // A Redis outage must not take the API down with it: count nothing rather than fail requests.
+    skipOnError: true,
+    ...(options.redis ? { redis: options.redis, nameSpace: 'mdq-rate-limit:' } : {}),
+    errorResponseBuilder: (_request, context) => ({
+      ...body(
+        429,
+        'RATE_LIMITED',
+        `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
+      ),
+    }),
+  });
+}
