@@ -59,6 +59,7 @@ export async function runStart(): Promise<void> {
     database.url,
     {
       resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, gateways(config)),
+      redisUrl,
     },
   );
   closers.push(api.close);
