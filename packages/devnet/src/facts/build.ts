@@ -25,8 +25,10 @@ function offerCounts(
   open: { expiresSecs: number }[],
   nowSecs: number,
 ): OfferCounts {
+  // A collection offer can be filled several times, so "placed - cancelled - filled" is no count of
+  // offers; the open ones (neither fully filled nor cancelled) split by their expiration instead.
   const active = open.filter((o) => o.expiresSecs > nowSecs).length;
-  return { ...tally, active, expired: tally.placed - tally.cancelled - tally.filled - active };
+  return { ...tally, active, expired: open.length - active };
 }
 
 function traitsOf(world: World, s: SimState, t: number): Record<string, string> {
