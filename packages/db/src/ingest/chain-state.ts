@@ -62,6 +62,7 @@ export async function writeCollections(
                   ${supplies.map((r) => r.last_transaction_version)}::bigint[])
         AS s(collection_id, current_supply, max_supply, total_minted, version)
       WHERE c.collection_id = s.collection_id AND c.last_transaction_version <= s.version
+        AND c.collection_id = ANY(${supplies.map((r) => r.collection_id)}::text[])
     `.execute(db);
     updated = Number(result.numAffectedRows ?? 0);
   }
@@ -235,6 +236,9 @@ export async function writeOwnerships(
                   ${current.map((r) => r.last_transaction_version)}::bigint[]) AS n(token, owner, version)
       WHERE o.token_data_id = n.token AND o.owner_address <> n.owner AND o.amount > 0
         AND o.last_transaction_version <= n.version
+        -- Repeating the keys as ANY(...) lets the planner probe the primary key; joined only to
+        -- unnest(), it hashes the whole table, and every batch would cost as much as the table is big.
+        AND o.token_data_id = ANY(${current.map((r) => r.token_data_id)}::text[])
     `.execute(db);
     written += Number(result.numAffectedRows ?? 0);
   }
@@ -262,18 +266,20 @@ export async function writeBurns(db: Db, batch: IngestBatch): Promise<number> {
   const marked = await sql`
     UPDATE tokens t SET is_burned = true, last_transaction_version = GREATEST(t.last_transaction_version, n.version)
     FROM unnest(${tokens}::text[], ${versions}::bigint[]) AS n(token, version)
-    WHERE t.token_data_id = n.token AND t.last_transaction_version <= n.version
+    WHERE t.token_data_id = n.token AND t.last_transaction_version <= n.version AND t.token_data_id = ANY(${tokens}::text[])
   `.execute(db);
   const owners = await sql`
     UPDATE token_ownerships o SET amount = 0, last_transaction_version = n.version
     FROM unnest(${tokens}::text[], ${versions}::bigint[]) AS n(token, version)
     WHERE o.token_data_id = n.token AND o.token_standard = 'v2' AND o.amount > 0 AND o.last_transaction_version <= n.version
+      AND o.token_data_id = ANY(${tokens}::text[])
   `.execute(db);
   // A burned token can no longer be bought: its listings stop counting toward floors.
   const listings = await sql`
     UPDATE listings l SET status = 'cancelled', closed_at = NULL, last_transaction_version = n.version
     FROM unnest(${tokens}::text[], ${versions}::bigint[]) AS n(token, version)
     WHERE l.token_data_id = n.token AND l.status = 'active' AND l.last_transaction_version <= n.version
+      AND l.token_data_id = ANY(${tokens}::text[])
   `.execute(db);
   return [marked, owners, listings].reduce((sum, r) => sum + Number(r.numAffectedRows ?? 0), 0);
 }

@@ -93,7 +93,11 @@ export async function writeLootboxes(db: Db, batch: IngestBatch): Promise<number
  * Counters are recounted from the event tables for the lootboxes a batch touched: a replay or an
  * overlapping run cannot double-count, and the cost is one indexed aggregate per lootbox.
  */
-export async function refreshLootboxCounters(db: Db, lootboxIds: readonly number[]): Promise<void> {
+export async function refreshLootboxCounters(
+  db: Db,
+  lootboxIds: readonly number[],
+  revealedTokens: readonly string[],
+): Promise<void> {
   if (lootboxIds.length === 0) return;
   const ids = [...lootboxIds];
   await sql`
@@ -109,12 +113,15 @@ export async function refreshLootboxCounters(db: Db, lootboxIds: readonly number
     WHERE t.lootbox_id = ANY(${ids}::bigint[])
   `.execute(db);
   // Tokens and collections learn which lootbox they came from, for the token/lootbox endpoints.
-  await sql`
-    UPDATE tokens t SET lootbox_id = r.lootbox_id, lootbox_tier = r.tier
-    FROM lootbox_reveals r
-    WHERE r.lootbox_id = ANY(${ids}::bigint[]) AND t.token_data_id = r.token_data_id
-      AND (t.lootbox_id IS DISTINCT FROM r.lootbox_id OR t.lootbox_tier IS DISTINCT FROM r.tier)
-  `.execute(db);
+  // Only this batch's reveals: joining every reveal of the lootbox would grow with its history.
+  if (revealedTokens.length > 0) {
+    await sql`
+      UPDATE tokens t SET lootbox_id = r.lootbox_id, lootbox_tier = r.tier
+      FROM lootbox_reveals r
+      WHERE r.token_data_id = ANY(${[...revealedTokens]}::text[]) AND t.token_data_id = r.token_data_id
+        AND (t.lootbox_id IS DISTINCT FROM r.lootbox_id OR t.lootbox_tier IS DISTINCT FROM r.tier)
+    `.execute(db);
+  }
   await sql`
     UPDATE collections c SET lootbox_id = l.lootbox_id
     FROM lootboxes l

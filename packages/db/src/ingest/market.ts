@@ -194,6 +194,8 @@ export async function writeCollectionOffers(db: Db, batch: IngestBatch): Promise
         JOIN unnest(${counted.map((r) => r.marketplace)}::text[], ${counted.map((r) => r.offer_id)}::text[])
           AS k(marketplace, offer_id) ON a.marketplace = k.marketplace AND a.offer_id = k.offer_id
         WHERE a.kind = 'fill_collection_offer'
+          AND a.offer_id = ANY(${counted.map((r) => r.offer_id)}::text[])
+          AND a.marketplace = ANY(${counted.map((r) => r.marketplace)}::text[])
         GROUP BY a.marketplace, a.offer_id
       ) f
       WHERE co.marketplace = f.marketplace AND co.offer_id = f.offer_id AND co.status <> 'cancelled'

@@ -64,7 +64,11 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
         ...batch.lootboxReveals.map((r) => r.lootbox_id),
       ]),
     ];
-    await refreshLootboxCounters(trx, touchedLootboxes);
+    await refreshLootboxCounters(
+      trx,
+      touchedLootboxes,
+      batch.lootboxReveals.map((r) => r.token_data_id),
+    );
 
     const touchedCollections = collectTouchedCollections(batch, owners.rows);
     await applyOwnerCountDeltas(trx, pairs, heldBefore, await holdings(trx, pairs));
