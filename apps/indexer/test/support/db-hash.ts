@@ -1,24 +1,7 @@
-import { type Db, sql } from '@mdq/db';
+import { CHAIN_STATE_TABLES, type Db, sql } from '@mdq/db';
 
 /** Tables that hold chain-derived state (checkpoints differ by run name and are left out). */
-export const STATE_TABLES = [
-  'collections',
-  'tokens',
-  'token_attributes',
-  'token_ownerships',
-  'table_handle_owners',
-  'token_pending_claims',
-  'token_activities',
-  'marketplace_activities',
-  'listings',
-  'token_offers',
-  'collection_offers',
-  'lootboxes',
-  'lootbox_tiers',
-  'lootbox_purchases',
-  'lootbox_reveals',
-  'failed_transactions',
-] as const;
+export const STATE_TABLES = CHAIN_STATE_TABLES;
 
 /** An order-independent fingerprint of every state table, for "same database" assertions. */
 export async function stateFingerprint(db: Db): Promise<Record<string, string>> {

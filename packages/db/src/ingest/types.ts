@@ -296,3 +296,23 @@ export function emptyBatch(name: string, lastVersion: number): IngestBatch {
     failed: [],
   };
 }
+
+/** Every table the indexer writes chain-derived state to (checkpoints aside). */
+export const CHAIN_STATE_TABLES = [
+  'collections',
+  'tokens',
+  'token_attributes',
+  'token_ownerships',
+  'table_handle_owners',
+  'token_pending_claims',
+  'token_activities',
+  'marketplace_activities',
+  'listings',
+  'token_offers',
+  'collection_offers',
+  'lootboxes',
+  'lootbox_tiers',
+  'lootbox_purchases',
+  'lootbox_reveals',
+  'failed_transactions',
+] as const;
