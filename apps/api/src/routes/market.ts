@@ -40,7 +40,7 @@ import type { RouteDeps } from './index';
 const tags = ['market'];
 
 /** Market area: listings, bids, search, listing cards and the four user-scoped lists. */
-export async function marketRoutes(scope: FastifyInstance, { readDb: db }: RouteDeps): Promise<void> {
+export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -81,7 +81,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db }: Route
         listingsOfToken(db, tokenId),
         tokenOwners(db, tokenId),
         collectionFloor(db, token.collectionId),
-        bestBidForToken(db, tokenId, token.collectionId),
+        bestBidForToken(db, tokenId, token.collectionId, now()),
         recentSalesOfToken(db, tokenId, 20),
         tokenRarity(db, tokenId),
       ]);
@@ -130,7 +130,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db }: Route
     },
     async (request) => {
       const ids = await collectionIdsOfPairOrLootbox(db, request.query);
-      return bidsOfCollections(db, ids, pageOf(request.query));
+      return bidsOfCollections(db, ids, pageOf(request.query), now());
     },
   );
 
@@ -216,7 +216,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db }: Route
         response: { 200: ListOf(Bid), ...ERRORS },
       },
     },
-    async (request) => bidsOfBuyer(db, request.query.address, pageOf(request.query)),
+    async (request) => bidsOfBuyer(db, request.query.address, pageOf(request.query), now()),
   );
 
   app.get(

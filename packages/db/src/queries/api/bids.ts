@@ -75,20 +75,21 @@ function toBid(r: BidRow): Bid {
   };
 }
 
-const LIVE = sql`status = 'active' AND (expiration_time IS NULL OR expiration_time > now())`;
+/** Live at `now` (the API's clock, so expiry follows the same "now" as every other window). */
+const live = (now: Date) => sql`status = 'active' AND (expiration_time IS NULL OR expiration_time > ${now})`;
 
 /** Both offer tables as one relation filtered by `where` (columns of both tables). */
-function bidsUnion(tokenWhere: RawBuilder<unknown>, collectionWhere: RawBuilder<unknown>) {
+function bidsUnion(tokenWhere: RawBuilder<unknown>, collectionWhere: RawBuilder<unknown>, now: Date) {
   return sql`(
     SELECT 'token_offer' AS kind, offer_id, marketplace, buyer, price, coin_type, token_amount AS quantity,
            token_data_id, token_name, creator_address, collection_name, collection_id, status,
            expiration_time, created_at, created_version
-      FROM token_offers WHERE ${LIVE} AND ${tokenWhere}
+      FROM token_offers WHERE ${live(now)} AND ${tokenWhere}
     UNION ALL
     SELECT 'collection_offer', offer_id, marketplace, buyer, price, coin_type, remaining_amount,
            NULL, NULL, creator_address, collection_name, collection_id, status,
            expiration_time, created_at, created_version
-      FROM collection_offers WHERE ${LIVE} AND ${collectionWhere}
+      FROM collection_offers WHERE ${live(now)} AND ${collectionWhere}
   ) b`;
 }
 
@@ -120,11 +121,16 @@ const HIGHEST: SortKey[] = [
 ];
 
 /** Live bids on collections (token and collection offers), highest price first. */
-export function bidsOfCollections(db: Db, collectionIds: string[], request: PageRequest): Promise<Page<Bid>> {
+export function bidsOfCollections(
+  db: Db,
+  collectionIds: string[],
+  request: PageRequest,
+  now: Date = new Date(),
+): Promise<Page<Bid>> {
   const where = sql`collection_id = ANY(${collectionIds})`;
   return bidPage(
     db,
-    bidsUnion(where, where),
+    bidsUnion(where, where, now),
     HIGHEST,
     (r) => [r.price, r.kind, r.marketplace, r.offer_id],
     request,
@@ -139,11 +145,16 @@ const NEWEST: SortKey[] = [
 ];
 
 /** A buyer's live bids, newest first. */
-export function bidsOfBuyer(db: Db, buyer: string, request: PageRequest): Promise<Page<Bid>> {
+export function bidsOfBuyer(
+  db: Db,
+  buyer: string,
+  request: PageRequest,
+  now: Date = new Date(),
+): Promise<Page<Bid>> {
   const where = sql`buyer = ${buyer}`;
   return bidPage(
     db,
-    bidsUnion(where, where),
+    bidsUnion(where, where, now),
     NEWEST,
     (r) => [r.created_version ?? 0, r.kind, r.marketplace, r.offer_id],
     request,
@@ -151,9 +162,14 @@ export function bidsOfBuyer(db: Db, buyer: string, request: PageRequest): Promis
 }
 
 /** The best live bid on a token: its own offers or its collection's offers. */
-export async function bestBidForToken(db: Db, tokenId: string, collectionId: string): Promise<Bid | null> {
+export async function bestBidForToken(
+  db: Db,
+  tokenId: string,
+  collectionId: string,
+  now: Date = new Date(),
+): Promise<Bid | null> {
   const { rows } = await sql<BidRow>`
-    SELECT * FROM ${bidsUnion(sql`token_data_id = ${tokenId}`, sql`collection_id = ${collectionId}`)}
+    SELECT * FROM ${bidsUnion(sql`token_data_id = ${tokenId}`, sql`collection_id = ${collectionId}`, now)}
      ORDER BY b.price DESC LIMIT 1`.execute(db);
   return rows[0] ? toBid(rows[0]) : null;
 }
