@@ -6,11 +6,12 @@
  *  - fetch only: the same pages read through the SDK without decoding or writing;
  *  - COPY: the rows the indexer stored, copied table by table into an empty database with COPY.
  */
+import { spawn } from 'node:child_process';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
 import { CHAIN_STATE_TABLES, createPool, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
-import { startDevnetServer } from '@mdq/devnet';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
 import copyStreams from 'pg-copy-streams';
@@ -30,8 +31,9 @@ const sampler = setInterval(() => {
 const perSecond = (n: number, ms: number) => Math.round(n / (ms / 1000));
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-const devnet = await startDevnetServer({ port: 0, seed: 1, transactionsCount: count, blockIntervalMs: 0 });
-const config = devnet.chain?.config;
+// The devnet runs in its own process, as a fullnode would be elsewhere: serving (JSON rendering)
+// must not take the indexer's CPU.
+const devnet = await startDevnetProcess(count);
 console.log(`devnet: ${fmt(count)} transactions at ${devnet.url}`);
 
 // Baseline 1: read every page through the SDK, nothing else.
@@ -52,8 +54,8 @@ const stats = await runIndexer({
   db: target.db,
   source: fullnodeSource(devnet.url),
   decode: createDecoder({
-    marketplaceAddress: config?.marketplaceAddress ?? '',
-    lootboxAddress: config?.lootboxAddress ?? '',
+    marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
+    lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
   }),
   notifier: noopNotifier,
   batchSize,
@@ -105,5 +107,37 @@ console.log(`
 `);
 await target.drop();
 await copyTarget.drop();
-await devnet.close();
+devnet.stop();
 process.exit(0);
+
+async function startDevnetProcess(transactions: number): Promise<{ url: string; stop(): void }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      "import('@mdq/devnet').then((d) => d.runDevnetCli(process.argv.slice(1)))",
+      '--',
+      '--seed',
+      '1',
+      '--transactions-count',
+      String(transactions),
+      '--block-interval-ms',
+      '0',
+      '--port',
+      '0',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`devnet exited (${code}): ${out}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}

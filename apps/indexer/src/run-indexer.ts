@@ -1,12 +1,19 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import type { DecodedTransaction } from '@mdq/chain';
-import { type Db, readCheckpoint, withAdvisoryLock, writeBatch } from '@mdq/db';
+import { type Db, type IngestResult, readCheckpoint, withAdvisoryLock, writeBatch } from '@mdq/db';
 import type { ChangeNotifier } from '@mdq/jobs';
 import type { ChainSource } from './source';
 import { versionOf } from './source';
 import { type FailedDecode, toBatch } from './to-batch';
 
 export type Decoder = (tx: TransactionResponse) => DecodedTransaction;
+
+interface InFlight {
+  result: Promise<IngestResult>;
+  transactions: number;
+  failed: FailedDecode[];
+  lastVersion: number;
+}
 
 export interface IndexerLog {
   info(fields: Record<string, unknown>, message: string): void;
@@ -82,11 +89,43 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
     );
   };
   let prefetched: Promise<TransactionResponse[]> | null = null;
+  // The batch being written while the next one is decoded: decoding is this process's CPU, the
+  // write is Postgres', so on two cores they overlap. Writes stay strictly in order.
+  let writing: InFlight | null = null;
+
+  const commit = async (inFlight: InFlight) => {
+    const { transactions, failed, lastVersion } = inFlight;
+    const result = await inFlight.result;
+    // Enqueued only after commit: the worker must never see a change the database does not hold.
+    await options.notifier
+      .collectionsChanged(result.touchedCollections, lastVersion)
+      .catch((error: unknown) => {
+        options.log?.warn({ err: reasonOf(error) }, 'could not enqueue collection-changed jobs');
+      });
+    stats.transactions += transactions;
+    stats.rows += result.rowsWritten;
+    stats.batches += 1;
+    stats.failed += failed.length;
+    stats.lastVersion = lastVersion;
+    if (failed.length > 0)
+      options.log?.warn({ versions: failed.map((f) => f.version) }, 'undecodable transactions stored');
+    if (result.unresolvedOwnerships > 0) {
+      options.log?.warn(
+        { count: result.unresolvedOwnerships, lastVersion },
+        'v1 balances with an unknown table owner',
+      );
+    }
+    options.log?.info({ lastVersion, transactions, rows: result.rowsWritten }, 'batch committed');
+  };
 
   while (!options.signal?.aborted && next <= stopAt) {
     const txs = await (prefetched ?? fetchFrom(next));
     prefetched = null;
     if (txs.length === 0) {
+      if (writing) {
+        await commit(writing);
+        writing = null;
+      }
       if (options.untilCaughtUp || options.to !== undefined) {
         // A recorded chain can end before `to`; a live one has nothing newer yet.
         const current = await retry(() => options.source.tip(), options);
@@ -114,30 +153,13 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
       }
     }
     const batch = toBatch(name, lastVersion, decoded, failed);
-    const result = await retry(() => writeBatch(options.db, batch), options);
-    // Enqueued only after commit: the worker must never see a change the database does not hold.
-    await options.notifier
-      .collectionsChanged(result.touchedCollections, lastVersion)
-      .catch((error: unknown) => {
-        options.log?.warn({ err: reasonOf(error) }, 'could not enqueue collection-changed jobs');
-      });
-
-    stats.transactions += txs.length;
-    stats.rows += result.rowsWritten;
-    stats.batches += 1;
-    stats.failed += failed.length;
-    stats.lastVersion = lastVersion;
-    if (failed.length > 0)
-      options.log?.warn({ versions: failed.map((f) => f.version) }, 'undecodable transactions stored');
-    if (result.unresolvedOwnerships > 0) {
-      options.log?.warn(
-        { count: result.unresolvedOwnerships, lastVersion },
-        'v1 balances with an unknown table owner',
-      );
-    }
-    options.log?.info({ lastVersion, transactions: txs.length, rows: result.rowsWritten }, 'batch committed');
+    if (writing) await commit(writing);
+    const result = retry(() => writeBatch(options.db, batch), options);
+    result.catch(() => undefined);
+    writing = { result, transactions: txs.length, failed, lastVersion };
     next = lastVersion + 1;
   }
+  if (writing) await commit(writing);
   stats.elapsedMs = Date.now() - started;
   return stats;
 }
