@@ -29,8 +29,14 @@ describe('rate limits per API key', () => {
       '/local/rankings/recent-added',
       '/local/api/rankings/recent-added',
     ];
-    for (const url of urls)
-      expect((await app.inject({ url, headers: { 'x-api-key': key } })).statusCode).toBe(200);
+    const remaining: string[] = [];
+    for (const url of urls) {
+      const res = await app.inject({ url, headers: { 'x-api-key': key } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBe('3');
+      remaining.push(String(res.headers['x-ratelimit-remaining']));
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
     const limited = await app.inject({ url: '/local/rankings/recent-added', headers: { 'x-api-key': key } });
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
