@@ -77,3 +77,37 @@ export function lastByKey<T>(rows: readonly T[], key: (row: T) => string): T[] {
   for (const row of rows) map.set(key(row), row);
   return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
+
+/**
+ * Several facts about one row in a batch (e.g. a mint then a mutation): later non-null values win,
+ * earlier ones fill the gaps, and the first creation time is kept.
+ */
+export function mergeNonNull<T extends { last_transaction_version: number }>(
+  rows: readonly T[],
+  key: (row: T) => string,
+): T[] {
+  const merged = new Map<string, T>();
+  for (const row of rows) {
+    const k = key(row);
+    const previous = merged.get(k);
+    if (!previous) {
+      merged.set(k, row);
+      continue;
+    }
+    const next = { ...previous } as Record<string, unknown>;
+    for (const [field, value] of Object.entries(row)) {
+      if (value === null || value === undefined) continue;
+      if (
+        (field === 'created_at' ||
+          field === 'created_version' ||
+          field === 'minted_at' ||
+          field === 'minted_version') &&
+        next[field] != null
+      )
+        continue;
+      next[field] = value;
+    }
+    merged.set(k, next as T);
+  }
+  return [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}

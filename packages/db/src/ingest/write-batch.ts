@@ -1,20 +1,21 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
 import { unnestInsert } from './bulk';
-import {
-  resolveOwners,
-  writeBurns,
-  writeCollections,
-  writeOwnerships,
-  writePendingClaims,
-  writeTableHandles,
-  writeTokenActivities,
-  writeTokens,
-} from './chain-state';
+import { writeBurns } from './burns';
+import { writeCollections } from './collections';
 import { refreshLootboxCounters, writeLootboxes } from './lootbox';
 import { writeCollectionOffers, writeListings, writeMarketActivities, writeTokenOffers } from './market';
 import { applyOwnerCountDeltas, holdings, pairsAffected, recountOwners } from './owner-counts';
+import { resolveOwners, writeOwnerships, writePendingClaims, writeTableHandles } from './ownerships';
+import { writeTokenActivities } from './token-activities';
+import { writeTokens } from './tokens';
 import type { IngestBatch, IngestResult } from './types';
+
+/*
+ * Current-state upserts share one rule: a row is overwritten only by a version at least as new as
+ * the one it holds (`<=`, so replaying the same transaction rewrites identical values). Facts that
+ * a transaction does not show arrive as null and keep the stored value (COALESCE).
+ */
 
 /**
  * Writes every row of a batch and its checkpoint in ONE transaction: a crash at any point leaves
