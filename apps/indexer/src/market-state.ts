@@ -22,6 +22,30 @@ export function offerKey(fact: MarketActivityFact): string | null {
   return `${subject}:${fact.buyer}`;
 }
 
+/** What an event says about the token, filled from the same order's earlier event where silent. */
+function tokenFields(f: MarketActivityFact, previous: TokenFields | undefined): TokenFields {
+  return {
+    token_standard: f.tokenStandard ?? previous?.token_standard ?? null,
+    property_version: f.propertyVersion ?? previous?.property_version ?? null,
+    collection_id: f.collectionId ?? previous?.collection_id ?? null,
+    collection_name: f.collectionName ?? previous?.collection_name ?? null,
+    creator_address: f.creatorAddress ?? previous?.creator_address ?? null,
+    token_name: f.tokenName ?? previous?.token_name ?? null,
+    coin_type: f.coinType ?? previous?.coin_type ?? null,
+  };
+}
+
+type TokenFields = Pick<
+  ListingRow,
+  | 'token_standard'
+  | 'property_version'
+  | 'collection_id'
+  | 'collection_name'
+  | 'creator_address'
+  | 'token_name'
+  | 'coin_type'
+>;
+
 export function collapseListings(facts: readonly MarketActivityFact[]): ListingRow[] {
   const rows = new Map<string, ListingRow>();
   for (const f of facts) {
@@ -37,17 +61,11 @@ export function collapseListings(facts: readonly MarketActivityFact[]): ListingR
       listing_id: id,
       contract_address: f.contractAddress,
       token_data_id: f.tokenDataId,
-      token_standard: f.tokenStandard ?? previous?.token_standard ?? null,
-      property_version: f.propertyVersion ?? previous?.property_version ?? null,
-      collection_id: f.collectionId ?? previous?.collection_id ?? null,
-      collection_name: f.collectionName ?? previous?.collection_name ?? null,
-      creator_address: f.creatorAddress ?? previous?.creator_address ?? null,
-      token_name: f.tokenName ?? previous?.token_name ?? null,
+      ...tokenFields(f, previous),
       seller: f.seller ?? previous?.seller ?? null,
       buyer: f.kind === 'fill_listing' ? f.buyer : (previous?.buyer ?? null),
       price: placed ? f.price : (previous?.price ?? f.price),
       token_amount: f.tokenAmount,
-      coin_type: f.coinType ?? previous?.coin_type ?? null,
       status,
       listed_at: placed ? usToIso(f.timestampUs) : (previous?.listed_at ?? null),
       listed_version: placed ? f.version : (previous?.listed_version ?? null),
@@ -72,17 +90,11 @@ export function collapseTokenOffers(facts: readonly MarketActivityFact[]): Token
       offer_id: id,
       contract_address: f.contractAddress,
       token_data_id: f.tokenDataId,
-      token_standard: f.tokenStandard ?? previous?.token_standard ?? null,
-      property_version: f.propertyVersion ?? previous?.property_version ?? null,
-      collection_id: f.collectionId ?? previous?.collection_id ?? null,
-      collection_name: f.collectionName ?? previous?.collection_name ?? null,
-      creator_address: f.creatorAddress ?? previous?.creator_address ?? null,
-      token_name: f.tokenName ?? previous?.token_name ?? null,
+      ...tokenFields(f, previous),
       buyer: f.buyer,
       seller: f.kind === 'fill_token_offer' ? f.seller : (previous?.seller ?? null),
       price: f.price,
       token_amount: f.tokenAmount,
-      coin_type: f.coinType ?? previous?.coin_type ?? null,
       status: placed ? 'active' : f.kind === 'fill_token_offer' ? 'filled' : 'cancelled',
       expiration_time: f.expirationTimeUs ? usToIso(f.expirationTimeUs) : (previous?.expiration_time ?? null),
       created_at: placed ? usToIso(f.timestampUs) : (previous?.created_at ?? null),

@@ -3,6 +3,17 @@ import type { Db } from '../database';
 import { lastByKey, unnestInsert } from './bulk';
 import type { IngestBatch } from './types';
 
+/** What a market activity, a listing or a token offer says about its token. */
+const TOKEN_COLUMNS = {
+  token_data_id: 'text',
+  token_standard: 'text',
+  property_version: 'numeric',
+  collection_id: 'text',
+  collection_name: 'text',
+  creator_address: 'text',
+  token_name: 'text',
+} as const;
+
 export async function writeMarketActivities(db: Db, batch: IngestBatch): Promise<number> {
   return unnestInsert(
     db,
@@ -14,13 +25,7 @@ export async function writeMarketActivities(db: Db, batch: IngestBatch): Promise
       marketplace: 'text',
       contract_address: 'text',
       raw_event_type: 'text',
-      token_data_id: 'text',
-      token_standard: 'text',
-      property_version: 'numeric',
-      collection_id: 'text',
-      collection_name: 'text',
-      creator_address: 'text',
-      token_name: 'text',
+      ...TOKEN_COLUMNS,
       price: 'numeric',
       token_amount: 'numeric',
       coin_type: 'text',
@@ -50,13 +55,7 @@ export async function writeListings(db: Db, batch: IngestBatch): Promise<number>
       marketplace: 'text',
       listing_id: 'text',
       contract_address: 'text',
-      token_data_id: 'text',
-      token_standard: 'text',
-      property_version: 'numeric',
-      collection_id: 'text',
-      collection_name: 'text',
-      creator_address: 'text',
-      token_name: 'text',
+      ...TOKEN_COLUMNS,
       seller: 'text',
       buyer: 'text',
       price: 'numeric',
@@ -98,13 +97,7 @@ export async function writeTokenOffers(db: Db, batch: IngestBatch): Promise<numb
       marketplace: 'text',
       offer_id: 'text',
       contract_address: 'text',
-      token_data_id: 'text',
-      token_standard: 'text',
-      property_version: 'numeric',
-      collection_id: 'text',
-      collection_name: 'text',
-      creator_address: 'text',
-      token_name: 'text',
+      ...TOKEN_COLUMNS,
       buyer: 'text',
       seller: 'text',
       price: 'numeric',
