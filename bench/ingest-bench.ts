@@ -6,7 +6,6 @@
  *  - fetch only: the same pages read through the SDK without decoding or writing;
  *  - COPY: the rows the indexer stored, copied table by table into an empty database with COPY.
  */
-import { spawn } from 'node:child_process';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
@@ -15,6 +14,7 @@ import { createTestDatabase } from '@mdq/db/testing';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
 import copyStreams from 'pg-copy-streams';
+import { startDevnetProcess } from './devnet-process';
 
 const { values } = parseArgs({
   options: { count: { type: 'string' }, quick: { type: 'boolean' }, 'batch-size': { type: 'string' } },
@@ -109,35 +109,3 @@ await target.drop();
 await copyTarget.drop();
 devnet.stop();
 process.exit(0);
-
-async function startDevnetProcess(transactions: number): Promise<{ url: string; stop(): void }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '-e',
-      "import('@mdq/devnet').then((d) => d.runDevnetCli(process.argv.slice(1)))",
-      '--',
-      '--seed',
-      '1',
-      '--transactions-count',
-      String(transactions),
-      '--block-interval-ms',
-      '0',
-      '--port',
-      '0',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`devnet exited (${code}): ${out}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
