@@ -51,11 +51,16 @@ export async function startEmbeddedPostgres(dir: string): Promise<EmbeddedDataba
   await ensureDatabase(port);
   await writeFile(join(resolve(dir), 'postgres.port'), String(port));
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
+    url: embeddedDatabaseUrl(port),
     port,
     dataDir,
     stop: () => server.stop(),
   };
+}
+
+/** The URL of an embedded cluster on `port`: what `mdq start` serves, and what other commands join. */
+export function embeddedDatabaseUrl(port: number | string): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
 }
 
 async function ensureDatabase(port: number): Promise<void> {

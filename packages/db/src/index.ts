@@ -1,6 +1,6 @@
 export { sql } from 'kysely';
 export { type CreateDbOptions, createDb, createPool, type Db } from './database';
-export { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from './embedded';
+export { type EmbeddedDatabase, embeddedDatabaseUrl, freePort, startEmbeddedPostgres } from './embedded';
 export * from './ingest/index';
 export { MigrationError, migrateToLatest } from './migrate';
 export * from './queries/api/index';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Config } from '@mdq/config';
-import { createDb, type Db, migrateToLatest, startEmbeddedPostgres } from '@mdq/db';
+import { createDb, type Db, embeddedDatabaseUrl, migrateToLatest, startEmbeddedPostgres } from '@mdq/db';
 import { UsageError } from './fail';
 
 export interface ResolvedDatabase {
@@ -72,5 +72,5 @@ async function runningEmbedded(dataDir: string): Promise<string | null> {
   } catch {
     return null;
   }
-  return `postgres://postgres:mdq-embedded@127.0.0.1:${port.trim()}/mdq`;
+  return embeddedDatabaseUrl(port.trim());
 }

@@ -111,3 +111,11 @@ export function mergeNonNull<T extends { last_transaction_version: number }>(
   }
   return [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
+
+/**
+ * ON CONFLICT assignments `col = COALESCE(excluded.col, table.col)`: a fact that does not show a
+ * value (null) keeps the one stored.
+ */
+export function keepKnown(table: string, columns: readonly string[]): string {
+  return columns.map((c) => `${c} = COALESCE(excluded.${c}, ${table}.${c})`).join(',\n       ');
+}

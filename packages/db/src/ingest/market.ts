@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
-import { lastByKey, unnestInsert } from './bulk';
+import { keepKnown, lastByKey, unnestInsert } from './bulk';
 import type { IngestBatch } from './types';
 
 /** What a market activity, a listing or a token offer says about its token. */
@@ -13,6 +13,9 @@ const TOKEN_COLUMNS = {
   creator_address: 'text',
   token_name: 'text',
 } as const;
+
+/** The token columns a later event may not repeat (the token id itself always comes along). */
+const TOKEN_FIELDS = Object.keys(TOKEN_COLUMNS).filter((c) => c !== 'token_data_id');
 
 export async function writeMarketActivities(db: Db, batch: IngestBatch): Promise<number> {
   return unnestInsert(
@@ -70,16 +73,8 @@ export async function writeListings(db: Db, batch: IngestBatch): Promise<number>
     lastByKey(batch.listings, (r) => `${r.marketplace}|${r.listing_id}`),
     `ON CONFLICT (marketplace, listing_id) DO UPDATE SET
        token_data_id = excluded.token_data_id,
-       token_standard = COALESCE(excluded.token_standard, listings.token_standard),
-       property_version = COALESCE(excluded.property_version, listings.property_version),
-       collection_id = COALESCE(excluded.collection_id, listings.collection_id),
-       collection_name = COALESCE(excluded.collection_name, listings.collection_name),
-       creator_address = COALESCE(excluded.creator_address, listings.creator_address),
-       token_name = COALESCE(excluded.token_name, listings.token_name),
-       seller = COALESCE(excluded.seller, listings.seller),
-       buyer = COALESCE(excluded.buyer, listings.buyer),
+       ${keepKnown('listings', [...TOKEN_FIELDS, 'seller', 'buyer', 'coin_type'])},
        price = CASE WHEN excluded.listed_version IS NOT NULL THEN excluded.price ELSE listings.price END,
-       coin_type = COALESCE(excluded.coin_type, listings.coin_type),
        status = excluded.status,
        listed_at = COALESCE(excluded.listed_at, listings.listed_at),
        listed_version = COALESCE(excluded.listed_version, listings.listed_version),
@@ -112,12 +107,7 @@ export async function writeTokenOffers(db: Db, batch: IngestBatch): Promise<numb
     lastByKey(batch.tokenOffers, (r) => `${r.marketplace}|${r.offer_id}`),
     `ON CONFLICT (marketplace, offer_id) DO UPDATE SET
        token_data_id = excluded.token_data_id,
-       collection_id = COALESCE(excluded.collection_id, token_offers.collection_id),
-       collection_name = COALESCE(excluded.collection_name, token_offers.collection_name),
-       creator_address = COALESCE(excluded.creator_address, token_offers.creator_address),
-       token_name = COALESCE(excluded.token_name, token_offers.token_name),
-       seller = COALESCE(excluded.seller, token_offers.seller),
-       coin_type = COALESCE(excluded.coin_type, token_offers.coin_type),
+       ${keepKnown('token_offers', [...TOKEN_FIELDS, 'seller', 'coin_type'])},
        status = excluded.status,
        expiration_time = COALESCE(excluded.expiration_time, token_offers.expiration_time),
        created_at = COALESCE(token_offers.created_at, excluded.created_at),

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import {
+  type CursorValue,
   decodeCursor,
   iso,
   keysetAfter,
@@ -194,57 +195,49 @@ const CHEAPEST: SortKey[] = [
 ];
 
 /** Active listings of collections, cheapest first (the collection / price index). */
-export async function listingsOfCollections(
+export function listingsOfCollections(
   db: Db,
   collectionIds: string[],
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
-  const where = sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIds}))`;
-  const after = request.cursor
-    ? keysetAfter(CHEAPEST, decodeCursor(request.cursor, kindsOf(CHEAPEST)))
-    : sql`true`;
-  const [{ rows }, total] = await Promise.all([
-    sql<ListingRow>`
-      SELECT ${LISTING_COLUMNS} FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
-       WHERE ${where} AND ${after}
-       ORDER BY ${orderBy(CHEAPEST)}
-       LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
-    countWhere(db, where),
-  ]);
-  return toPage(
-    rows,
-    request,
-    total,
+  return listingPage(
+    db,
+    sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIds}))`,
+    CHEAPEST,
     (r) => [r.price, r.listed_version ?? 0, r.marketplace, r.listing_id],
-    toListingCard,
+    request,
   );
 }
 
 /** A seller's active listings, newest first (the seller index). */
-export async function listingsOfSeller(
+export function listingsOfSeller(db: Db, seller: string, request: PageRequest): Promise<Page<ListingCard>> {
+  return listingPage(
+    db,
+    sql<boolean>`(l.status = 'active' AND l.seller = ${seller})`,
+    NEWEST,
+    (r) => [r.listed_version ?? 0, r.marketplace, r.listing_id],
+    request,
+  );
+}
+
+/** One page of the listings matching `where`, in `keys` order, with the total. */
+async function listingPage(
   db: Db,
-  seller: string,
+  where: RawBuilder<boolean>,
+  keys: SortKey[],
+  keyOf: (r: ListingRow) => CursorValue[],
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
-  const where = sql<boolean>`(l.status = 'active' AND l.seller = ${seller})`;
-  const after = request.cursor
-    ? keysetAfter(NEWEST, decodeCursor(request.cursor, kindsOf(NEWEST)))
-    : sql`true`;
+  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, kindsOf(keys))) : sql`true`;
   const [{ rows }, total] = await Promise.all([
     sql<ListingRow>`
       SELECT ${LISTING_COLUMNS} FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
        WHERE ${where} AND ${after}
-       ORDER BY ${orderBy(NEWEST)}
+       ORDER BY ${orderBy(keys)}
        LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
     countWhere(db, where),
   ]);
-  return toPage(
-    rows,
-    request,
-    total,
-    (r) => [r.listed_version ?? 0, r.marketplace, r.listing_id],
-    toListingCard,
-  );
+  return toPage(rows, request, total, keyOf, toListingCard);
 }
 
 /** The token's listings: the cheapest active one first, then its most recent closed one. */
