@@ -5,6 +5,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { registerApiKeyAuth } from './plugins/auth';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
+import { cachedFreshness, registerFreshnessHeaders } from './plugins/freshness';
+import { registerMetrics } from './plugins/metrics';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
@@ -23,6 +25,8 @@ export interface AppOptions {
   /** Requests per minute per key (default 1200), counted in Redis when given. */
   rateLimit?: Partial<RateLimitOptions>;
   logger?: FastifyServerOptions['logger'];
+  /** `/ready` answers 503 past this lag behind the chain (default 120 s). */
+  readyMaxLagSeconds?: number;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -36,22 +40,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const readDb = options.readDb ?? options.db;
+  const now = options.clock ?? (() => new Date());
+  // The replica's checkpoint, not the primary's: the headers describe the data the answers come from.
+  const freshness = cachedFreshness(readDb);
+
   await app.register(sensible);
   registerErrorHandler(app);
+  registerMetrics(app, { freshness, now: () => new Date() });
   await registerRateLimit(app, { perMinute: 1200, ...options.rateLimit });
   await registerDocs(app, options.network);
-  healthRoutes(app, { db: options.db, network: options.network });
+  healthRoutes(app, {
+    db: readDb,
+    network: options.network,
+    maxLagSeconds: options.readyMaxLagSeconds ?? 120,
+    now: () => new Date(),
+  });
 
-  const readDb = options.readDb ?? options.db;
   for (const prefix of [`/${options.network}/api`, `/${options.network}`]) {
     await app.register(
       async (scope) => {
         registerApiKeyAuth(scope, options.db);
+        registerFreshnessHeaders(scope, freshness);
         await areaRoutes(scope, {
           db: options.db,
           readDb,
           resolveCollectionUri: options.resolveCollectionUri,
-          now: options.clock ?? (() => new Date()),
+          now,
         });
       },
       { prefix },

@@ -39,6 +39,7 @@ export async function startApi(
     network: config.network,
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    readyMaxLagSeconds: config.readyMaxLagSeconds,
   });
   const address = await app.listen({ host: config.host, port: config.port });
   return {

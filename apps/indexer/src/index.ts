@@ -10,3 +10,4 @@ export {
 export { type ChainSource, type ChainTip, fullnodeSource, versionOf } from './source';
 export { usToIso } from './time';
 export { type FailedDecode, toBatch } from './to-batch';
+export { type TipWatcher, watchChainTip } from './watch-tip';

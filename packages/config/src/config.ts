@@ -26,6 +26,12 @@ export interface Config {
   queuePrefix: string;
   ipfsGateways: string[];
   arweaveGateway: string;
+  /** `/ready` answers 503 once the indexed data is further behind the chain than this. */
+  readyMaxLagSeconds: number;
+  /** Unlocks the queue dashboard at /admin/queues (x-admin-key or basic auth); unset: no dashboard. */
+  adminKey: string | undefined;
+  /** `mdq indexer` / `mdq worker` run alone serve /metrics here; unset: no metrics listener. */
+  metricsPort: number | undefined;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -65,5 +71,17 @@ export function loadConfig(env: Env = process.env): Config {
     arweaveGateway:
       optional(env, 'MDQ_ARWEAVE_GATEWAY', (v, n) => readUrl(v, n, ['http:', 'https:'])) ??
       DEFAULTS.arweaveGateway,
+    readyMaxLagSeconds: readInt(
+      env,
+      'MDQ_READY_MAX_LAG_SECONDS',
+      DEFAULTS.readyMaxLagSeconds,
+      1,
+      365 * 24 * 3600,
+    ),
+    adminKey: optional(env, 'MDQ_ADMIN_KEY', (v, n) => {
+      if (v.length < 16) throw new ConfigError(`${n} must be at least 16 characters`);
+      return v;
+    }),
+    metricsPort: optional(env, 'MDQ_METRICS_PORT', (v, n) => readInt({ [n]: v }, n, 0, 0, 65535)),
   };
 }

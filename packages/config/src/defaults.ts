@@ -10,6 +10,7 @@ export const DEFAULTS = {
   dataDir: '.data',
   indexerBatchSize: 500,
   rateLimitPerMinute: 1200,
+  readyMaxLagSeconds: 120,
   marketplaceAddress: '0x0000000000000000000000000000000000000000000000000000000000006d71',
   lootboxAddress: '0x0000000000000000000000000000000000000000000000000000000000006d72',
   ipfsGateways: ['https://ipfs.io/ipfs/', 'https://cloudflare-ipfs.com/ipfs/'],

@@ -1,3 +1,4 @@
+import { trackPool } from '@mdq/telemetry';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema/index';
@@ -35,6 +36,7 @@ export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool 
   });
   // An idle client that loses its server (restart, failover) must not crash the process.
   pool.on('error', () => {});
+  trackPool(options.applicationName ?? 'mdq', pool);
   return pool;
 }
 

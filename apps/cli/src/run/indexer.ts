@@ -1,5 +1,5 @@
 import { type Config, loadConfig } from '@mdq/config';
-import { createDecoder, fullnodeSource, type IndexerLog, runIndexer } from '@mdq/indexer';
+import { createDecoder, fullnodeSource, type IndexerLog, runIndexer, watchChainTip } from '@mdq/indexer';
 import { bullmqNotifier, type ChangeNotifier, createRedis, noopNotifier } from '@mdq/jobs';
 import { resolveDatabase } from '../runtime/database';
 import { UsageError } from '../runtime/fail';
@@ -29,10 +29,19 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
   const notifier: ChangeNotifier = redis
     ? bullmqNotifier(redis, { prefix: config.queuePrefix })
     : noopNotifier;
-  const signal = onShutdown([database.close, async () => redis?.disconnect(), notifier.close]);
+  const source = fullnodeSource(config.fullnodeUrl);
+  // Only the main follower speaks for the chain tip; a backfill range is beside the point.
+  const tipWatcher =
+    range.from === undefined && range.to === undefined ? watchChainTip(database.db, source) : null;
+  const signal = onShutdown([
+    database.close,
+    async () => redis?.disconnect(),
+    notifier.close,
+    async () => tipWatcher?.stop(),
+  ]);
   const stats = await runIndexer({
     db: database.db,
-    source: fullnodeSource(config.fullnodeUrl),
+    source,
     decode: decoderFor(config),
     notifier,
     batchSize,
@@ -45,6 +54,7 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
     `mdq indexer: ${stats.transactions} transactions, ${stats.rows} rows in ${stats.batches} batches ` +
       `(${stats.failed} undecodable), last version ${stats.lastVersion ?? '-'}, ${stats.elapsedMs} ms`,
   );
+  await tipWatcher?.stop();
   await notifier.close();
   redis?.disconnect();
   await database.close();

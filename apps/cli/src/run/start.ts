@@ -1,7 +1,7 @@
 import { startApi } from '@mdq/api';
 import { loadConfig } from '@mdq/config';
 import type { DevnetServer } from '@mdq/devnet';
-import { fullnodeSource, runIndexer } from '@mdq/indexer';
+import { fullnodeSource, runIndexer, watchChainTip } from '@mdq/indexer';
 import { resolveCollectionUri, startWorker } from '@mdq/worker';
 import { resolveDatabase } from '../runtime/database';
 import { ensureDemoKey } from '../runtime/demo-key';
@@ -37,9 +37,12 @@ export async function runStart(): Promise<void> {
   });
   closers.push(worker.close);
 
+  const source = fullnodeSource(fullnodeUrl);
+  const tipWatcher = watchChainTip(database.db, source);
+  closers.push(tipWatcher.stop);
   const indexing = runIndexer({
     db: database.db,
-    source: fullnodeSource(fullnodeUrl),
+    source,
     decode: decoderFor(config),
     notifier: worker.notifier,
     batchSize: config.indexerBatchSize,

@@ -28,7 +28,7 @@ import type {
   MarketplaceActivitiesTable,
   TokenOffersTable,
 } from './market';
-import type { ApiKeysTable, FailedTransactionsTable, IndexerCheckpointsTable } from './ops';
+import type { ApiKeysTable, ChainTipTable, FailedTransactionsTable, IndexerCheckpointsTable } from './ops';
 
 /** The whole database as Kysely sees it; table names match the migrations. */
 export interface Database {
@@ -56,6 +56,7 @@ export interface Database {
   collection_uri_cache: CollectionUriCacheTable;
   api_keys: ApiKeysTable;
   indexer_checkpoints: IndexerCheckpointsTable;
+  chain_tip: ChainTipTable;
   failed_transactions: FailedTransactionsTable;
 }
 

@@ -17,6 +17,13 @@ export interface IndexerCheckpointsTable {
   updated_at: Defaulted<Date>;
 }
 
+/** One row: the newest chain version the indexer has seen at the source, and when. */
+export interface ChainTipTable {
+  id: Defaulted<number>;
+  version: number;
+  seen_at: Defaulted<Date>;
+}
+
 export interface FailedTransactionsTable {
   transaction_version: number;
   reason: string;

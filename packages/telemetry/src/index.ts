@@ -1,0 +1,2 @@
+export * from './metrics';
+export { type MetricsServer, serveMetrics } from './serve';

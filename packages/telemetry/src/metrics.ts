@@ -1,0 +1,163 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The one metrics registry of an mdq process. Every family is declared here, once; the API, the
+ * indexer and the worker report into it, and whichever of them listens serves it (`/metrics` on
+ * the API, `MDQ_METRICS_PORT` for an indexer or worker run alone). Under `mdq start` all three share
+ * the process, so one scrape sees everything.
+ */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: 'mdq_' });
+
+export const httpRequests = new Counter({
+  name: 'mdq_http_requests_total',
+  help: 'HTTP requests answered, by route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'mdq_http_request_duration_seconds',
+  help: 'Time from request to response, by route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+});
+
+export const indexerBatchDuration = new Histogram({
+  name: 'mdq_indexer_batch_duration_seconds',
+  help: 'Time to decode and commit one batch (rows and checkpoint in one transaction)',
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+
+export const indexerTransactions = new Counter({
+  name: 'mdq_indexer_transactions_total',
+  help: 'Chain transactions committed by the indexer',
+  registers: [registry],
+});
+
+export const indexerRows = new Counter({
+  name: 'mdq_indexer_rows_written_total',
+  help: 'Rows written by the indexer',
+  registers: [registry],
+});
+
+export const jobDuration = new Histogram({
+  name: 'mdq_job_duration_seconds',
+  help: 'Worker job run time, by queue and outcome',
+  labelNames: ['queue', 'status'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [registry],
+});
+
+export const jobFailures = new Counter({
+  name: 'mdq_job_failures_total',
+  help: 'Worker job attempts that failed, by queue',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+});
+
+/** What a pool reports: pg.Pool's own counters. */
+export interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  ended?: boolean;
+}
+
+const pools = new Map<string, PoolCounts>();
+
+/** Pools are registered as they are created (packages/db) and dropped from the report once ended. */
+export function trackPool(name: string, pool: PoolCounts): void {
+  let unique = name;
+  for (let i = 2; pools.has(unique); i++) unique = `${name}#${i}`;
+  pools.set(unique, pool);
+}
+
+new Gauge({
+  name: 'mdq_db_pool_connections',
+  help: 'Database pool connections by state (total, idle, waiting clients)',
+  labelNames: ['pool', 'state'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [name, pool] of pools) {
+      if (pool.ended) {
+        pools.delete(name);
+        continue;
+      }
+      this.set({ pool: name, state: 'total' }, pool.totalCount);
+      this.set({ pool: name, state: 'idle' }, pool.idleCount);
+      this.set({ pool: name, state: 'waiting' }, pool.waitingCount);
+    }
+  },
+});
+
+export interface ChainLag {
+  indexedVersion: number | null;
+  tipVersion: number | null;
+  lagVersions: number | null;
+  lagSeconds: number | null;
+}
+
+let lagSource: (() => Promise<ChainLag>) | null = null;
+
+/** The process that can read the checkpoint (API, indexer) says where the chain and the index stand. */
+export function reportChainLag(source: () => Promise<ChainLag>): void {
+  lagSource = source;
+}
+
+const lagGauges = {
+  indexedVersion: 'mdq_indexer_indexed_version',
+  tipVersion: 'mdq_chain_tip_version',
+  lagVersions: 'mdq_indexer_lag_versions',
+  lagSeconds: 'mdq_indexer_lag_seconds',
+} as const;
+const lagHelp: Record<keyof ChainLag, string> = {
+  indexedVersion: 'Highest chain version committed by the indexer',
+  tipVersion: 'Newest chain version the indexer has seen at its source',
+  lagVersions: 'Versions between the chain tip and the indexed version',
+  lagSeconds: 'Seconds the indexed data is behind the chain (0 when caught up)',
+};
+// One read serves the four gauges of a scrape.
+let lagRead: Promise<ChainLag | null> | null = null;
+for (const [field, name] of Object.entries(lagGauges) as [keyof ChainLag, string][]) {
+  new Gauge({
+    name,
+    help: lagHelp[field],
+    registers: [registry],
+    async collect() {
+      if (!lagSource) return;
+      lagRead ??= lagSource()
+        .catch(() => null)
+        .finally(() => setTimeout(() => (lagRead = null), 50));
+      const value = (await lagRead)?.[field];
+      if (value === null || value === undefined) this.reset();
+      else this.set(value);
+    },
+  });
+}
+
+export type QueueCounts = Record<string, Record<string, number>>;
+let queueSource: (() => Promise<QueueCounts>) | null = null;
+
+/** The worker (or any process holding the queues) reports their depth by state. */
+export function reportQueues(source: (() => Promise<QueueCounts>) | null): void {
+  queueSource = source;
+}
+
+new Gauge({
+  name: 'mdq_queue_jobs',
+  help: 'Jobs in each queue by state (waiting, delayed, active, failed, …)',
+  labelNames: ['queue', 'state'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    if (!queueSource) return;
+    const counts = await queueSource().catch(() => ({}) as QueueCounts);
+    for (const [queue, states] of Object.entries(counts)) {
+      for (const [state, n] of Object.entries(states)) this.set({ queue, state }, n);
+    }
+  },
+});
