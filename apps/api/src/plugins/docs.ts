@@ -12,7 +12,7 @@ export async function registerDocs(app: FastifyInstance, network: string): Promi
         version: '0.1.0',
         description:
           `NFT marketplace data for Aptos (${network}). Every route is served under /${network}/api/<route> and ` +
-          `/${network}/<route>, and needs the x-api-key header. Lists answer { data, pagination }, errors ` +
+          `/${network}/<route> (an alias, not listed here), and needs the x-api-key header. Lists answer { data, pagination }, errors ` +
           '{ statusCode, error, code, message }. Prices and u64 amounts are strings in the smallest unit.',
       },
       components: {
@@ -20,7 +20,33 @@ export async function registerDocs(app: FastifyInstance, network: string): Promi
       },
       security: [{ apiKey: [] }],
     },
+    // One path form in the listing: `/{network}/api/<route>`. The same routes without `/api` are
+    // served as aliases (the seed shows both) and left out, so a reader and a generated client
+    // see each endpoint once.
+    transform: ({ schema, url }) => {
+      const alias = url.startsWith(`/${network}/`) && !url.startsWith(`/${network}/api/`);
+      if (alias) return { schema: { ...schema, hide: true }, url };
+      return { schema: { ...schema, ...optionalDefaults(schema.querystring) }, url };
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+interface ObjectSchema {
+  properties?: Record<string, { default?: unknown }>;
+  required?: string[];
+}
+
+/**
+ * A query parameter with a default (page, limit, …) is optional for the caller, though TypeBox
+ * lists it as required so that Ajv fills the default in: the document says what a caller must send.
+ */
+function optionalDefaults(querystring: unknown): { querystring?: ObjectSchema } {
+  const q = querystring as ObjectSchema | undefined;
+  if (!q?.properties || !q.required) return {};
+  const properties = q.properties;
+  return {
+    querystring: { ...q, required: q.required.filter((name) => properties[name]?.default === undefined) },
+  };
 }

@@ -1,0 +1,4765 @@
+// Generated from the mdq API OpenAPI document by `pnpm --filter @mdq/client generate`. Do not edit.
+
+export interface paths {
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                            network: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: database reachable and the indexed data within the lag threshold
+         * @description Lag is measured against the chain tip the indexer last saw: versions behind it, and seconds (zero when caught up, else the age of the newest indexed block; at least the age of the tip reading, so a stopped indexer shows a growing lag). Null while no indexer has reported a tip.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: "ready" | "unavailable" | "lagging";
+                            database: boolean;
+                            indexedVersion: number | null;
+                            /** Format: date-time */
+                            indexedAt: string | null;
+                            tipVersion: number | null;
+                            lagVersions: number | null;
+                            lagSeconds: number | null;
+                            maxLagSeconds: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: "ready" | "unavailable" | "lagging";
+                            database: boolean;
+                            indexedVersion: number | null;
+                            /** Format: date-time */
+                            indexedAt: string | null;
+                            tipVersion: number | null;
+                            lagVersions: number | null;
+                            lagSeconds: number | null;
+                            maxLagSeconds: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/token-balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A wallet's token balances
+         * @description `address` is required (the spec lists it both ways; an unscoped dump of every balance would be unbounded). `serviceInfo=true` adds the active listing, lootbox id, rarity tier and rarity rank.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description wallet address (required: an unscoped balance dump would be unbounded) */
+                    address: string;
+                    /** @description only balances above zero */
+                    greaterThanZeroBalance?: boolean;
+                    /** @description collection name */
+                    collection?: string;
+                    /** @description creator address */
+                    creator?: string;
+                    /** @description add active listing, lootbox id, rarity tier and rank */
+                    serviceInfo?: boolean;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tokenId: string;
+                                tokenName: string | null;
+                                tokenStandard: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                propertyVersion: string;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string | null;
+                                tokenUri: string | null;
+                                owner: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                amount: string;
+                                isSoulbound: boolean;
+                                /** @description held for the wallet by its active listing (escrow or listing object) */
+                                listed: boolean;
+                                version: number;
+                                serviceInfo?: {
+                                    lootboxId: number | null;
+                                    rarityTier: string | null;
+                                    rarityRank: number | null;
+                                    listing: {
+                                        listingId: string;
+                                        marketplace: string;
+                                        /** @description u64 in the smallest unit, decimal string */
+                                        price: string;
+                                        coinType: string | null;
+                                        /** @description u64 in the smallest unit, decimal string */
+                                        quantity: string;
+                                        /**
+                                         * Format: date-time
+                                         * @description ISO-8601 UTC
+                                         */
+                                        listedAt: string | null;
+                                    } | null;
+                                };
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tokens-by-lootbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens revealed from a lootbox */
+        get: {
+            parameters: {
+                query: {
+                    /** @description numeric lootbox id */
+                    lootboxId: number;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                tokenId: string;
+                                tokenName: string;
+                                tokenStandard: string;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string;
+                                collectionUrl: string | null;
+                                tokenUri: string | null;
+                                description: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                supply: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                maximum: string | null;
+                                isBurned: boolean;
+                                lootboxId: number | null;
+                                /** @description lootbox tier the token was revealed with */
+                                rarityTier: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                mintedAt: string | null;
+                                /** @description chain version of the mint (or last change) */
+                                version: number;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tokens-by-collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens of a collection, by name */
+        get: {
+            parameters: {
+                query: {
+                    /** @description creator address of the collection */
+                    creator: string;
+                    /** @description collection name */
+                    collection: string;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                tokenId: string;
+                                tokenName: string;
+                                tokenStandard: string;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string;
+                                collectionUrl: string | null;
+                                tokenUri: string | null;
+                                description: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                supply: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                maximum: string | null;
+                                isBurned: boolean;
+                                lootboxId: number | null;
+                                /** @description lootbox tier the token was revealed with */
+                                rarityTier: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                mintedAt: string | null;
+                                /** @description chain version of the mint (or last change) */
+                                version: number;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tokens-by-lootbox-creator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens of the lootbox (creator, collection) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description creator address of the lootbox */
+                    creator: string;
+                    /** @description collection name of the lootbox */
+                    collection: string;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                tokenId: string;
+                                tokenName: string;
+                                tokenStandard: string;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string;
+                                collectionUrl: string | null;
+                                tokenUri: string | null;
+                                description: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                supply: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                maximum: string | null;
+                                isBurned: boolean;
+                                lootboxId: number | null;
+                                /** @description lootbox tier the token was revealed with */
+                                rarityTier: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                mintedAt: string | null;
+                                /** @description chain version of the mint (or last change) */
+                                version: number;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/token-collection-by-lootbox-creator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The lootbox's collection: supply, minted, owners, floor, volume */
+        get: {
+            parameters: {
+                query: {
+                    /** @description creator address of the collection */
+                    creator: string;
+                    /** @description collection name */
+                    collection: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                collectionId: string;
+                                tokenStandard: string;
+                                creator: string;
+                                collection: string;
+                                collectionUrl: string | null;
+                                lootboxId: number | null;
+                                description: string | null;
+                                /** @description live (unburned) tokens, decimal string */
+                                currentSupply: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                maxSupply: string | null;
+                                /** @description tokens ever minted, burned included, decimal string */
+                                totalMinted: string;
+                                /** @description distinct holders; a listed token counts for its seller */
+                                owners: number;
+                                listedCount: number;
+                                /** @description u64 in the smallest unit, decimal string */
+                                floorPrice: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                volume: string;
+                                sales: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                createdAt: string | null;
+                                version: number;
+                                lootbox: {
+                                    lootboxId: number;
+                                    creator: string;
+                                    collection: string;
+                                    collectionId: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    price: string;
+                                    coinType: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    maxSupply: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    minted: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    purchased: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    revenue: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    mintStart: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    mintEnd: string | null;
+                                    paused: boolean;
+                                    status: "upcoming" | "active" | "sold_out" | "ended";
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    createdAt: string;
+                                    version: number;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/token/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A token's timeline: mint, transfers, listings, sales, offers, burns (newest first) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description token name */
+                    tokenName: string;
+                    /** @description creator address */
+                    creator: string;
+                    /** @description collection name */
+                    collection: string;
+                    /** @description v1 property version */
+                    propertyVersion?: string;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                source: "token" | "market";
+                                /** @description mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing… */
+                                kind: string;
+                                tokenId: string | null;
+                                tokenStandard: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                propertyVersion: string | null;
+                                collectionId: string | null;
+                                from: string | null;
+                                to: string | null;
+                                seller: string | null;
+                                buyer: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string | null;
+                                coinType: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                quantity: string;
+                                marketplace: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                timestamp: string;
+                                version: number;
+                                eventIndex: number;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/token/traits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A token's traits with each value's count and share in its collection */
+        get: {
+            parameters: {
+                query: {
+                    /** @description collection name */
+                    collection: string;
+                    /** @description creator address */
+                    creator: string;
+                    /** @description token name */
+                    tokenName: string;
+                    /** @description URL of the collection */
+                    collectionUrl?: string;
+                    /** @description v1 property version */
+                    propertyVersion?: string;
+                    /** @description token standard */
+                    tokenStandard?: "v1" | "v2";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tokenId: string;
+                                tokenName: string;
+                                tokenStandard: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                propertyVersion: string;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string;
+                                /** @description live tokens in the collection */
+                                collectionSize: number;
+                                rarityRank: number | null;
+                                rarityScore: number | null;
+                                traits: {
+                                    traitType: string;
+                                    value: string;
+                                    /** @description tokens of the collection with this value */
+                                    count: number;
+                                    /** @description count / collectionSize, 0..1 */
+                                    share: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/token-history-by-tokenId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A token's transaction history by id (token and market events, newest first) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description token id (token data id or token object address) */
+                    tokenId: string;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                source: "token" | "market";
+                                /** @description mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing… */
+                                kind: string;
+                                tokenId: string | null;
+                                tokenStandard: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                propertyVersion: string | null;
+                                collectionId: string | null;
+                                from: string | null;
+                                to: string | null;
+                                seller: string | null;
+                                buyer: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string | null;
+                                coinType: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                quantity: string;
+                                marketplace: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                timestamp: string;
+                                version: number;
+                                eventIndex: number;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/listing-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One token as a listing card: listing, status, floor, best bid, last sale, price history */
+        get: {
+            parameters: {
+                query: {
+                    /** @description token id */
+                    tokenId: string;
+                    /** @description token standard */
+                    tokenStandard: "v1" | "v2";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                token: {
+                                    /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                    tokenId: string;
+                                    tokenName: string;
+                                    tokenStandard: string;
+                                    creator: string | null;
+                                    collection: string | null;
+                                    collectionId: string;
+                                    collectionUrl: string | null;
+                                    tokenUri: string | null;
+                                    description: string | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    supply: string | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    maximum: string | null;
+                                    isBurned: boolean;
+                                    lootboxId: number | null;
+                                    /** @description lootbox tier the token was revealed with */
+                                    rarityTier: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    mintedAt: string | null;
+                                    /** @description chain version of the mint (or last change) */
+                                    version: number;
+                                };
+                                listing: {
+                                    listingId: string;
+                                    marketplace: string;
+                                    tokenId: string;
+                                    tokenName: string | null;
+                                    tokenStandard: string | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    propertyVersion: string | null;
+                                    creator: string | null;
+                                    collection: string | null;
+                                    collectionId: string | null;
+                                    tokenUri: string | null;
+                                    seller: string | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    price: string;
+                                    coinType: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    quantity: string;
+                                    /** @description active, sold or cancelled */
+                                    status: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    listedAt: string | null;
+                                    version: number | null;
+                                } | null;
+                                /** @description active, sold, cancelled; null when never listed */
+                                status: string | null;
+                                owners: {
+                                    owner: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    amount: string;
+                                }[];
+                                /** @description u64 in the smallest unit, decimal string */
+                                floorPrice: string | null;
+                                bestBid: {
+                                    kind: "token_offer" | "collection_offer";
+                                    offerId: string;
+                                    marketplace: string;
+                                    buyer: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    price: string;
+                                    coinType: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    quantity: string;
+                                    tokenId: string | null;
+                                    tokenName: string | null;
+                                    creator: string | null;
+                                    collection: string | null;
+                                    collectionId: string | null;
+                                    status: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    expiresAt: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    timestamp: string | null;
+                                    version: number | null;
+                                } | null;
+                                lastSale: {
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    price: string;
+                                    coinType: string | null;
+                                    seller: string | null;
+                                    buyer: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    timestamp: string;
+                                    version: number;
+                                } | null;
+                                priceHistory: {
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    price: string;
+                                    coinType: string | null;
+                                    seller: string | null;
+                                    buyer: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    timestamp: string;
+                                    version: number;
+                                }[];
+                                rarityRank: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/listings-by-collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A collection's active listings, cheapest first (creator + collection, or lootboxId) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description creator address of the collection (with collection) */
+                    creator?: string;
+                    /** @description collection name (with creator) */
+                    collection?: string;
+                    /** @description alternative to creator + collection */
+                    lootboxId?: number;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                listingId: string;
+                                marketplace: string;
+                                tokenId: string;
+                                tokenName: string | null;
+                                tokenStandard: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                propertyVersion: string | null;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string | null;
+                                tokenUri: string | null;
+                                seller: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string;
+                                coinType: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                quantity: string;
+                                /** @description active, sold or cancelled */
+                                status: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                listedAt: string | null;
+                                version: number | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/bids-by-collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A collection's live bids (token and collection offers), highest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description creator address of the collection (with collection) */
+                    creator?: string;
+                    /** @description collection name (with creator) */
+                    collection?: string;
+                    /** @description alternative to creator + collection */
+                    lootboxId?: number;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                kind: "token_offer" | "collection_offer";
+                                offerId: string;
+                                marketplace: string;
+                                buyer: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string;
+                                coinType: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                quantity: string;
+                                tokenId: string | null;
+                                tokenName: string | null;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string | null;
+                                status: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                expiresAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                timestamp: string | null;
+                                version: number | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search collections and tokens by name (typo-tolerant, ranked) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description search text (typo-tolerant) */
+                    text: string;
+                    /** @description hits per kind */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                collections: {
+                                    collectionId: string;
+                                    collection: string;
+                                    creator: string;
+                                    collectionUrl: string | null;
+                                    tokenStandard: string;
+                                    /** @description trigram similarity 0..1 */
+                                    score: number;
+                                }[];
+                                tokens: {
+                                    tokenId: string;
+                                    tokenName: string;
+                                    tokenStandard: string;
+                                    collection: string | null;
+                                    collectionId: string;
+                                    creator: string | null;
+                                    tokenUri: string | null;
+                                    score: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/listing-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active listings with filters; newest first, or by popularity
+         * @description byPopular=true orders by the listing's collection in the 7-day trending ranking (volume 0.5, sales 0.3, unique buyers 0.2; unranked collections last), then newest first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description token or collection name (contains / similar) */
+                    search?: string;
+                    /** @description minimum price, smallest unit (u64 string) */
+                    minPrice?: string;
+                    /** @description maximum price, smallest unit (u64 string) */
+                    maxPrice?: string;
+                    /** @description payment coin type */
+                    coinType?: string;
+                    /** @description collection name */
+                    collectionName?: string;
+                    /** @description creator address */
+                    creatorAddress?: string;
+                    /** @description collection URI */
+                    collectionUrl?: string;
+                    /** @description sort by the collection's 7-day trending rank, then newest */
+                    byPopular?: boolean;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                listingId: string;
+                                marketplace: string;
+                                tokenId: string;
+                                tokenName: string | null;
+                                tokenStandard: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                propertyVersion: string | null;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string | null;
+                                tokenUri: string | null;
+                                seller: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string;
+                                coinType: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                quantity: string;
+                                /** @description active, sold or cancelled */
+                                status: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                listedAt: string | null;
+                                version: number | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/total-listing-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many listing cards match the filters (always agrees with listing-cards) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description token or collection name (contains / similar) */
+                    search?: string;
+                    /** @description minimum price, smallest unit (u64 string) */
+                    minPrice?: string;
+                    /** @description maximum price, smallest unit (u64 string) */
+                    maxPrice?: string;
+                    /** @description payment coin type */
+                    coinType?: string;
+                    /** @description collection name */
+                    collectionName?: string;
+                    /** @description creator address */
+                    creatorAddress?: string;
+                    /** @description collection URI */
+                    collectionUrl?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                total: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/user-activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A wallet's market activity as seller or buyer, newest first */
+        get: {
+            parameters: {
+                query: {
+                    /** @description wallet address */
+                    address: string;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                source: "token" | "market";
+                                /** @description mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing… */
+                                kind: string;
+                                tokenId: string | null;
+                                tokenStandard: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                propertyVersion: string | null;
+                                collectionId: string | null;
+                                from: string | null;
+                                to: string | null;
+                                seller: string | null;
+                                buyer: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string | null;
+                                coinType: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                quantity: string;
+                                marketplace: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                timestamp: string;
+                                version: number;
+                                eventIndex: number;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/user-listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A wallet's active listings, newest first */
+        get: {
+            parameters: {
+                query: {
+                    /** @description wallet address */
+                    address: string;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                listingId: string;
+                                marketplace: string;
+                                tokenId: string;
+                                tokenName: string | null;
+                                tokenStandard: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                propertyVersion: string | null;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string | null;
+                                tokenUri: string | null;
+                                seller: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string;
+                                coinType: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                quantity: string;
+                                /** @description active, sold or cancelled */
+                                status: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                listedAt: string | null;
+                                version: number | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/user-bids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A wallet's live bids (token and collection offers), newest first */
+        get: {
+            parameters: {
+                query: {
+                    /** @description wallet address */
+                    address: string;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                kind: "token_offer" | "collection_offer";
+                                offerId: string;
+                                marketplace: string;
+                                buyer: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string;
+                                coinType: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                quantity: string;
+                                tokenId: string | null;
+                                tokenName: string | null;
+                                creator: string | null;
+                                collection: string | null;
+                                collectionId: string | null;
+                                status: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                expiresAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                timestamp: string | null;
+                                version: number | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/user-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A wallet's purchases (filled listings and accepted offers as buyer), newest first */
+        get: {
+            parameters: {
+                query: {
+                    /** @description wallet address */
+                    address: string;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                source: "token" | "market";
+                                /** @description mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing… */
+                                kind: string;
+                                tokenId: string | null;
+                                tokenStandard: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                propertyVersion: string | null;
+                                collectionId: string | null;
+                                from: string | null;
+                                to: string | null;
+                                seller: string | null;
+                                buyer: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string | null;
+                                coinType: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                quantity: string;
+                                marketplace: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                timestamp: string;
+                                version: number;
+                                eventIndex: number;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/inventory-history-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A wallet's token count and floor value over 24h, 7d, 30d or all time
+         * @description Reads the worker's inventory snapshots (last snapshot of each bucket). A wallet with no snapshot yet gets one point computed now from its ownerships and live floors.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description wallet address */
+                    address: string;
+                    /** @description buckets: hourly (24h), 6-hourly (7d), daily (30d), weekly (all) */
+                    range?: "24h" | "7d" | "30d" | "all";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                address: string;
+                                range: string;
+                                /** @description bucket width, e.g. "1 hour" */
+                                bucket: string;
+                                points: {
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    timestamp: string;
+                                    tokenCount: number;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    floorValue: string;
+                                    /** @description computed now from ownerships and live floors (no snapshot yet) */
+                                    live: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lootbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A lootbox with its status (upcoming, active, sold_out, ended) and tiers */
+        get: {
+            parameters: {
+                query: {
+                    /** @description creator address of the lootbox */
+                    creator: string;
+                    /** @description collection name of the lootbox */
+                    collection: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                lootboxId: number;
+                                creator: string;
+                                collection: string;
+                                collectionId: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string;
+                                coinType: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                maxSupply: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                minted: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                purchased: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                revenue: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                mintStart: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                mintEnd: string | null;
+                                paused: boolean;
+                                status: "upcoming" | "active" | "sold_out" | "ended";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                createdAt: string;
+                                version: number;
+                                tiers: {
+                                    name: string;
+                                    position: number;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    weight: string;
+                                    /** @description weight / sum of weights */
+                                    probability: number;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    maxSupply: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    minted: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lootbox-revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A lootbox's revenue per payment coin over 24h, 7d, 30d or all time */
+        get: {
+            parameters: {
+                query: {
+                    /** @description creator address of the lootbox */
+                    creator: string;
+                    /** @description collection name of the lootbox */
+                    collection: string;
+                    /** @description revenue window ending now */
+                    timeframe: "24h" | "7d" | "30d" | "all";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                lootboxId: number;
+                                timeframe: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                from: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                to: string;
+                                revenue: {
+                                    coinType: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    amount: string;
+                                    purchases: number;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    quantity: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rarities-by-lootbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A lootbox's tier table: weights, probabilities, supply and minted counts */
+        get: {
+            parameters: {
+                query: {
+                    /** @description lootbox id */
+                    lootboxId: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                lootboxId: number;
+                                collectionId: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                maxSupply: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                minted: string;
+                                tiers: {
+                                    name: string;
+                                    position: number;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    weight: string;
+                                    /** @description weight / sum of weights */
+                                    probability: number;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    maxSupply: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    minted: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rarities-by-collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OpenRarity rank and score of a collection's tokens, rarest first */
+        get: {
+            parameters: {
+                query: {
+                    /** @description creator address of the collection */
+                    creator: string;
+                    /** @description collection name */
+                    collection: string;
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tokenId: string;
+                                tokenName: string | null;
+                                collectionId: string;
+                                /** @description 1 = rarest; equal scores share a rank */
+                                rank: number;
+                                /** @description OpenRarity score */
+                                score: number;
+                                traitCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                computedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rankings/trending-collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Trending (7 days): volume 0.5, sales 0.3, unique buyers 0.2 (percentile ranks) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description 1, 10 or 100 */
+                    limit?: 1 | 10 | 100;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                rank: number;
+                                collectionId: string | null;
+                                collection: string | null;
+                                creator: string | null;
+                                collectionUrl: string | null;
+                                lootboxId: number | null;
+                                score: number;
+                                metrics: {
+                                    [key: string]: string | number | (never | null);
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                computedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rankings/daily-picks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Daily picks (24 hours): volume 0.5, floor change 0.3, social engagement 0.2 */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description 1, 10 or 100 */
+                    limit?: 1 | 10 | 100;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                rank: number;
+                                collectionId: string | null;
+                                collection: string | null;
+                                creator: string | null;
+                                collectionUrl: string | null;
+                                lootboxId: number | null;
+                                score: number;
+                                metrics: {
+                                    [key: string]: string | number | (never | null);
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                computedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rankings/top-collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Top (30 days): volume 0.5, floor change 0.25, holder count 0.25 */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description 1, 10 or 100 */
+                    limit?: 1 | 10 | 100;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                rank: number;
+                                collectionId: string | null;
+                                collection: string | null;
+                                creator: string | null;
+                                collectionUrl: string | null;
+                                lootboxId: number | null;
+                                score: number;
+                                metrics: {
+                                    [key: string]: string | number | (never | null);
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                computedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rankings/recent-added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recently added lootboxes, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description 1, 10 or 100 */
+                    limit?: 1 | 10 | 100;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                rank: number;
+                                lootboxId: number;
+                                creator: string;
+                                collection: string;
+                                collectionId: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string;
+                                coinType: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                maxSupply: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                minted: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                purchased: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                revenue: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                mintStart: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                mintEnd: string | null;
+                                paused: boolean;
+                                status: "upcoming" | "active" | "sold_out" | "ended";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                createdAt: string;
+                                version: number;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rankings/by-upcoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Upcoming lootboxes (before mint start), soonest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description 1, 10 or 100 */
+                    limit?: 1 | 10 | 100;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                rank: number;
+                                lootboxId: number;
+                                creator: string;
+                                collection: string;
+                                collectionId: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                price: string;
+                                coinType: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                maxSupply: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                minted: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                purchased: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                revenue: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                mintStart: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                mintEnd: string | null;
+                                paused: boolean;
+                                status: "upcoming" | "active" | "sold_out" | "ended";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                createdAt: string;
+                                version: number;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/process-collection-uri-cache": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Resolve and cache a collection's image URI (pending until the worker has fetched it) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description name of the collection to process */
+                    collectionName: string;
+                    /** @description creator address (needed when several creators use the name) */
+                    creatorAddress?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                collectionId: string;
+                                collection: string;
+                                creator: string;
+                                metadataUri: string | null;
+                                imageUrl: string | null;
+                                contentType: string | null;
+                                status: "ok" | "error" | "pending";
+                                error: string | null;
+                                attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                fetchedAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                expiresAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Resolve and cache a collection's image URI (pending until the worker has fetched it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description name of the collection to process */
+                        collectionName: string;
+                        /** @description creator address (needed when several creators use the name) */
+                        creatorAddress?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                collectionId: string;
+                                collection: string;
+                                creator: string;
+                                metadataUri: string | null;
+                                imageUrl: string | null;
+                                contentType: string | null;
+                                status: "ok" | "error" | "pending";
+                                error: string | null;
+                                attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                fetchedAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                expiresAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/validate-metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Validate token or collection metadata before minting: errors (with JSON paths) and warnings */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description which metadata format the body follows */
+                    kind?: "token" | "collection";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description a token or collection metadata document */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                valid: boolean;
+                                errors: {
+                                    path: string;
+                                    message: string;
+                                }[];
+                                warnings: {
+                                    path: string;
+                                    message: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;
