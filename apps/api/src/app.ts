@@ -7,6 +7,7 @@ import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
 import { cachedFreshness, registerFreshnessHeaders } from './plugins/freshness';
 import { registerMetrics } from './plugins/metrics';
+import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
@@ -27,6 +28,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** `/ready` answers 503 past this lag behind the chain (default 120 s). */
   readyMaxLagSeconds?: number;
+  /** The bull-board dashboard at /admin/queues; absent without Redis or an admin key. */
+  queueDashboard?: QueueDashboardOptions;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -50,6 +53,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMetrics(app, { freshness, now: () => new Date() });
   await registerRateLimit(app, { perMinute: 1200, ...options.rateLimit });
   await registerDocs(app, options.network);
+  if (options.queueDashboard) await registerQueueDashboard(app, options.queueDashboard);
   healthRoutes(app, {
     db: readDb,
     network: options.network,

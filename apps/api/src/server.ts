@@ -21,6 +21,8 @@ export async function startApi(
     resolveCollectionUri?: CollectionUriResolver;
     /** Redis for rate-limit counters shared by replicas; per-process counters when null. */
     redisUrl?: string | null;
+    /** BullMQ key prefix, for the queue dashboard. */
+    queuePrefix?: string;
   } = {},
 ): Promise<RunningApi> {
   const db = options.db ?? createDb(databaseUrl, { applicationName: 'mdq-api', max: 20 });
@@ -40,6 +42,15 @@ export async function startApi(
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     readyMaxLagSeconds: config.readyMaxLagSeconds,
+    ...(options.redisUrl && config.adminKey
+      ? {
+          queueDashboard: {
+            redisUrl: options.redisUrl,
+            prefix: options.queuePrefix ?? config.queuePrefix,
+            adminKey: config.adminKey,
+          },
+        }
+      : {}),
   });
   const address = await app.listen({ host: config.host, port: config.port });
   return {

@@ -76,6 +76,8 @@ export async function runStart(): Promise<void> {
       `  base URL   ${base}`,
       `  API key    ${key}`,
       `  docs       ${api.url}/docs`,
+      `  metrics    ${api.url}/metrics`,
+      ...(config.adminKey && redisUrl ? [`  queues     ${api.url}/admin/queues (admin key)`] : []),
       `  database   ${database.origin}`,
       `  chain      ${devnet ? `embedded devnet at ${devnet.url}` : fullnodeUrl}`,
       `  worker     ${worker.mode}${redisUrl ? ` (${redisUrl})` : ''}`,
