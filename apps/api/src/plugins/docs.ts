@@ -29,7 +29,11 @@ export async function registerDocs(app: FastifyInstance, network: string): Promi
       return { schema: { ...schema, ...optionalDefaults(schema.querystring) }, url };
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The key is entered once (Authorize) and kept across reloads of the page.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { persistAuthorization: true, displayRequestDuration: true, tryItOutEnabled: true },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
