@@ -1,4 +1,4 @@
-import { lagOf } from '@mdq/db';
+import { chainLagOf } from '@mdq/db';
 import { httpDuration, httpRequests, registry, reportChainLag } from '@mdq/telemetry';
 import type { FastifyInstance } from 'fastify';
 import type { FreshnessSource } from './freshness';
@@ -21,16 +21,7 @@ export function registerMetrics(
     httpRequests.inc(labels);
     httpDuration.observe(labels, reply.elapsedTime / 1000);
   });
-  reportChainLag(async () => {
-    const fresh = await opts.freshness.current();
-    const lag = lagOf(fresh, opts.now());
-    return {
-      indexedVersion: fresh.indexedVersion,
-      tipVersion: fresh.tipVersion,
-      lagVersions: lag.versions,
-      lagSeconds: lag.seconds,
-    };
-  });
+  reportChainLag(async () => chainLagOf(await opts.freshness.current(), opts.now()));
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();

@@ -8,11 +8,18 @@ export function workerCommand(program: Command): void {
     .description('Run the job processors and schedulers (BullMQ on Redis, in-process without one)')
     .action(async () => {
       const config = loadConfig();
-      const [{ startWorker }, { resolveDatabase }, { resolveRedisUrl }, { gateways }] = await Promise.all([
+      const [
+        { startWorker },
+        { resolveDatabase },
+        { resolveRedisUrl },
+        { gateways },
+        { serveMetricsIfAsked },
+      ] = await Promise.all([
         import('@mdq/worker'),
         import('../runtime/database'),
         import('../runtime/redis'),
         import('../runtime/gateways'),
+        import('../runtime/metrics'),
       ]);
       const database = await resolveDatabase(config, { mayStart: false, migrate: true });
       const redisUrl = await resolveRedisUrl(config);
@@ -22,8 +29,9 @@ export function workerCommand(program: Command): void {
         prefix: config.queuePrefix,
         uri: gateways(config),
       });
-      console.log(`mdq worker running (${worker.mode})`);
-      onShutdown([database.close, worker.close]);
+      const metrics = await serveMetricsIfAsked(config, database.db);
+      console.log(`mdq worker running (${worker.mode})${metrics ? `, metrics at ${metrics.url}` : ''}`);
+      onShutdown([database.close, worker.close, async () => metrics?.close()]);
     });
 
   program

@@ -4,6 +4,7 @@ import { bullmqNotifier, type ChangeNotifier, createRedis, noopNotifier } from '
 import { resolveDatabase } from '../runtime/database';
 import { UsageError } from '../runtime/fail';
 import { onShutdown } from '../runtime/lifecycle';
+import { serveMetricsIfAsked } from '../runtime/metrics';
 import { resolveRedisUrl } from '../runtime/redis';
 
 export interface IndexerFlags {
@@ -33,8 +34,10 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
   // Only the main follower speaks for the chain tip; a backfill range is beside the point.
   const tipWatcher =
     range.from === undefined && range.to === undefined ? watchChainTip(database.db, source) : null;
+  const metrics = await serveMetricsIfAsked(config, database.db);
   const signal = onShutdown([
     database.close,
+    async () => metrics?.close(),
     async () => redis?.disconnect(),
     notifier.close,
     async () => tipWatcher?.stop(),
@@ -55,6 +58,7 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
       `(${stats.failed} undecodable), last version ${stats.lastVersion ?? '-'}, ${stats.elapsedMs} ms`,
   );
   await tipWatcher?.stop();
+  await metrics?.close();
   await notifier.close();
   redis?.disconnect();
   await database.close();

@@ -70,3 +70,14 @@ export function lagOf(f: Freshness, now: Date, tipStaleAfterMs = 30_000): Lag {
   const stale = tipAge > tipStaleAfterMs ? tipAge : 0;
   return { versions, seconds: Math.max(0, Math.round(Math.max(behind, stale) / 1000)) };
 }
+
+/** The four figures of the chain-lag metrics, from one freshness reading. */
+export function chainLagOf(f: Freshness, now: Date) {
+  const lag = lagOf(f, now);
+  return {
+    indexedVersion: f.indexedVersion,
+    tipVersion: f.tipVersion,
+    lagVersions: lag.versions,
+    lagSeconds: lag.seconds,
+  };
+}
