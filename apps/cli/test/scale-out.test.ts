@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createDb, type Db, ensureApiKey, migrateToLatest, sql } from '@mdq/db';
+import { createDb, type Db, ensureApiKey, freePort, migrateToLatest, sql } from '@mdq/db';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
 import { bullmqNotifier, createRedis, QUEUE_NAMES } from '@mdq/jobs';
