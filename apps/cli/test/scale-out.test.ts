@@ -169,9 +169,14 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
   });
 
   it('two worker processes share the queues: every job once, and one goes on when the other stops', async () => {
-    const workers = [spawn('worker', {}), spawn('worker', {})];
+    const metricsPort = await freePort();
+    const workers = [spawn('worker', { MDQ_METRICS_PORT: String(metricsPort) }), spawn('worker', {})];
     for (const w of workers)
       await until('mdq worker to start', async () => /mdq worker running/.test(w.output()));
+    // A worker run alone serves /metrics on MDQ_METRICS_PORT, chain lag included.
+    const scrape = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(scrape).toContain(`mdq_indexer_indexed_version ${lastVersion}`);
+    expect(scrape).toMatch(/^mdq_db_pool_connections\{pool="mdq-cli",state="total"\} [1-9]/m);
     const queue = new Queue(QUEUE_NAMES.collectionChanged, { connection: redis, prefix });
     try {
       const drained = async () => {
