@@ -21,6 +21,7 @@ describe('migrations', () => {
     expect(tables.rows.map((r) => r.table_name).sort()).toEqual(
       [
         'api_keys',
+        'chain_tip',
         'collection_offers',
         'collection_snapshots',
         'collection_uri_cache',
