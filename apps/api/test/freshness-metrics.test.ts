@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { createDecoder, fullnodeSource, runIndexer, type TipWatcher, watchChainTip } from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
+import { observeIndexerBatch } from '@mdq/telemetry';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index';
@@ -37,6 +38,7 @@ describe('freshness headers, readiness lag and metrics', () => {
       notifier: noopNotifier,
       batchSize: 200,
       to,
+      onBatch: observeIndexerBatch,
     });
   };
   const keyed = () =>
@@ -162,5 +164,10 @@ describe('freshness headers, readiness lag and metrics', () => {
     expect(sample(/^mdq_indexer_lag_versions /)).toBe(0);
     expect(sample(/^mdq_db_pool_connections\{pool="mdq",state="total"\}/)).toBeGreaterThanOrEqual(1);
     expect(sample(/^mdq_process_resident_memory_bytes /)).toBeGreaterThan(0);
+    // Three ranged runs, each from version 0 (a range has its own checkpoint): to L/3, 2L/3 and L.
+    const runs = [Math.floor(ledgerVersion / 3), Math.floor((2 * ledgerVersion) / 3), ledgerVersion];
+    expect(sample(/^mdq_indexer_transactions_total /)).toBe(runs.reduce((sum, to) => sum + to + 1, 0));
+    expect(sample(/^mdq_indexer_rows_written_total /)).toBeGreaterThan(ledgerVersion);
+    expect(sample(/^mdq_indexer_batch_duration_seconds_count /)).toBeGreaterThanOrEqual(3);
   });
 });

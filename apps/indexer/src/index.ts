@@ -1,6 +1,7 @@
 export { createDecoder, type DecoderOptions } from './decoder';
 export { memorySource } from './memory-source';
 export {
+  type BatchCommitted,
   type Decoder,
   type IndexerLog,
   type IndexerOptions,

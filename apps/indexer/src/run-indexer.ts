@@ -9,6 +9,7 @@ import { type FailedDecode, toBatch } from './to-batch';
 export type Decoder = (tx: TransactionResponse) => DecodedTransaction;
 
 interface InFlight {
+  startedAt: number;
   result: Promise<IngestResult>;
   transactions: number;
   failed: FailedDecode[];
@@ -34,9 +35,19 @@ export interface IndexerOptions {
   untilCaughtUp?: boolean;
   signal?: AbortSignal;
   log?: IndexerLog;
+  /** Told after each batch commits: progress bars and metrics. */
+  onBatch?: (batch: BatchCommitted) => void;
   /** Poll interval when caught up; grows up to maxPollMs while nothing new arrives. */
   pollMs?: number;
   maxPollMs?: number;
+}
+
+export interface BatchCommitted {
+  lastVersion: number;
+  transactions: number;
+  rows: number;
+  /** From the start of the batch's decode to its commit. */
+  durationMs: number;
 }
 
 export interface IndexerStats {
@@ -116,6 +127,12 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
       );
     }
     options.log?.info({ lastVersion, transactions, rows: result.rowsWritten }, 'batch committed');
+    options.onBatch?.({
+      lastVersion,
+      transactions,
+      rows: result.rowsWritten,
+      durationMs: Date.now() - inFlight.startedAt,
+    });
   };
 
   while (!options.signal?.aborted && next <= stopAt) {
@@ -143,6 +160,7 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
       // Unobserved until awaited: keep an early failure from becoming an unhandled rejection.
       prefetched.catch(() => undefined);
     }
+    const startedAt = Date.now();
     const decoded: DecodedTransaction[] = [];
     const failed: FailedDecode[] = [];
     for (const tx of txs) {
@@ -156,7 +174,7 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
     if (writing) await commit(writing);
     const result = retry(() => writeBatch(options.db, batch), options);
     result.catch(() => undefined);
-    writing = { result, transactions: txs.length, failed, lastVersion };
+    writing = { startedAt, result, transactions: txs.length, failed, lastVersion };
     next = lastVersion + 1;
   }
   if (writing) await commit(writing);

@@ -161,3 +161,10 @@ new Gauge({
     }
   },
 });
+
+/** One committed indexer batch, as the indexer's `onBatch` reports it. */
+export function observeIndexerBatch(batch: { transactions: number; rows: number; durationMs: number }): void {
+  indexerBatchDuration.observe(batch.durationMs / 1000);
+  indexerTransactions.inc(batch.transactions);
+  indexerRows.inc(batch.rows);
+}

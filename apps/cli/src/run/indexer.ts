@@ -1,10 +1,12 @@
 import { type Config, loadConfig } from '@mdq/config';
 import { createDecoder, fullnodeSource, type IndexerLog, runIndexer, watchChainTip } from '@mdq/indexer';
 import { bullmqNotifier, type ChangeNotifier, createRedis, noopNotifier } from '@mdq/jobs';
+import { observeIndexerBatch } from '@mdq/telemetry';
 import { resolveDatabase } from '../runtime/database';
 import { UsageError } from '../runtime/fail';
 import { onShutdown } from '../runtime/lifecycle';
 import { serveMetricsIfAsked } from '../runtime/metrics';
+import { indexerProgress } from '../runtime/progress';
 import { resolveRedisUrl } from '../runtime/redis';
 
 export interface IndexerFlags {
@@ -42,6 +44,22 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
     notifier.close,
     async () => tipWatcher?.stop(),
   ]);
+  // Where this run is heading, for the progress bar: --to, else the tip as it stands now.
+  const target =
+    range.to ??
+    (await source.tip().then(
+      (t) => t.ledgerVersion,
+      () => null,
+    ));
+  const progress =
+    target === null
+      ? null
+      : indexerProgress({
+          target,
+          label: range.from !== undefined ? 'backfill' : 'indexer',
+          tty: process.stderr.isTTY === true,
+        });
+  let caughtUp = false;
   const stats = await runIndexer({
     db: database.db,
     source,
@@ -52,7 +70,19 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
     untilCaughtUp: flags.untilCaughtUp === true,
     signal,
     log: consoleLog(config),
+    onBatch: (batch) => {
+      observeIndexerBatch(batch);
+      if (caughtUp || !progress || target === null) return;
+      progress.update(batch.lastVersion, batch.transactions);
+      if (batch.lastVersion >= target) {
+        caughtUp = true;
+        progress.stop();
+        if (!flags.untilCaughtUp && range.to === undefined)
+          console.error(`indexer: caught up at version ${batch.lastVersion}, following the tip`);
+      }
+    },
   });
+  progress?.stop();
   console.log(
     `mdq indexer: ${stats.transactions} transactions, ${stats.rows} rows in ${stats.batches} batches ` +
       `(${stats.failed} undecodable), last version ${stats.lastVersion ?? '-'}, ${stats.elapsedMs} ms`,

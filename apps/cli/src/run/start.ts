@@ -2,6 +2,7 @@ import { startApi } from '@mdq/api';
 import { loadConfig } from '@mdq/config';
 import type { DevnetServer } from '@mdq/devnet';
 import { fullnodeSource, runIndexer, watchChainTip } from '@mdq/indexer';
+import { observeIndexerBatch } from '@mdq/telemetry';
 import { resolveCollectionUri, startWorker } from '@mdq/worker';
 import { resolveDatabase } from '../runtime/database';
 import { ensureDemoKey } from '../runtime/demo-key';
@@ -48,6 +49,7 @@ export async function runStart(): Promise<void> {
     batchSize: config.indexerBatchSize,
     signal,
     log: consoleLog(config),
+    onBatch: observeIndexerBatch,
   });
   closers.push(async () => {
     await indexing.catch(() => undefined);
