@@ -20,7 +20,7 @@ describe('collection-changed producer', () => {
   });
 
   it('deduplicates jobs per collection while they wait', async () => {
-    const notifier = bullmqNotifier(redis, { prefix, debounceMs: 60_000 });
+    const notifier = bullmqNotifier(redis, { prefix, windowMs: 60_000 });
     await notifier.collectionsChanged(['0xa', '0xb'], 10);
     await notifier.collectionsChanged(['0xa'], 11);
     const queue = new Queue(QUEUE_NAMES.collectionChanged, { connection: redis, prefix });
