@@ -4,11 +4,13 @@ import {
   type CollectionChangedPayload,
   createRedis,
   QUEUE_NAMES,
+  redisChangeBacklog,
 } from '@mdq/jobs';
 import { type Job, type Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { type ChangeLag, logChangeLag, readChangeLag } from './change-lag';
 import type { WorkerContext } from './context';
-import { errorFields } from './logger';
+import { errorFields, type WorkerLogger } from './logger';
 import {
   AGGREGATE_JOB_OPTIONS,
   type AggregatePayload,
@@ -16,19 +18,23 @@ import {
   enqueueRankingsRefresh,
   processAggregate,
 } from './queues/aggregates';
-import { processCollectionChanged } from './queues/collection-changed';
+import { runCollectionChanged } from './queues/collection-changed';
 import { enqueueUriResolve, processUriCache, type UriCachePayload, uriCacheQueue } from './queues/uri-cache';
-import { SCHEDULES } from './schedules';
+import { SCHEDULES, type ScheduleDefinition } from './schedules';
 import type { ResolvedWorkerOptions } from './worker-options';
 
 export interface RunningWorker {
   notifier: ChangeNotifier;
+  changeLag(): Promise<ChangeLag>;
   close(): Promise<void>;
 }
 
-/** Upserts every job scheduler; the same ids on every start, so restarts update in place. */
-export async function upsertSchedules(queue: Queue<AggregatePayload>): Promise<void> {
-  for (const s of SCHEDULES) {
+/** Upserts job schedulers (all by default); the same ids on every start, so restarts update in place. */
+export async function upsertSchedules(
+  queue: Queue<AggregatePayload>,
+  schedules: readonly ScheduleDefinition[] = SCHEDULES,
+): Promise<void> {
+  for (const s of schedules) {
     await queue.upsertJobScheduler(
       s.id,
       { pattern: s.pattern, tz: 'UTC' },
@@ -56,11 +62,12 @@ export async function startBullmqWorker(
     requestUriResolve: (id) => enqueueUriResolve(uris, id),
   };
   if (options.schedules) await upsertSchedules(aggregates);
+  const backlog = redisChangeBacklog(connection, prefix);
 
   const workers: Worker[] = [
     new Worker<CollectionChangedPayload>(
       QUEUE_NAMES.collectionChanged,
-      (job) => processCollectionChanged(ctx, job.data, new Date()),
+      (job) => runCollectionChanged(ctx, backlog, job.data),
       { connection: workerConnections[0], prefix, concurrency: options.concurrency.collectionChanged },
     ),
     new Worker<AggregatePayload>(
@@ -89,11 +96,18 @@ export async function startBullmqWorker(
     );
     worker.on('error', (err) => logger.error('worker error', { queue: worker.name, ...errorFields(err) }));
   }
-  const notifier = bullmqNotifier(connection, { prefix, debounceMs: options.collectionChangedDelayMs });
+  const notifier = bullmqNotifier(connection, { prefix, windowMs: options.collectionChangedDelayMs });
+  const stopLagLog = logChangeLag(backlog, logger, options.changeLagLogMs, options.changeLagWarnMs);
+  const stopScheduleWatch = options.schedules
+    ? watchSchedules(aggregates, connection, logger, options.scheduleCheckMs)
+    : () => {};
 
   return {
     notifier,
+    changeLag: () => readChangeLag(backlog),
     async close() {
+      stopLagLog();
+      stopScheduleWatch();
       // Let in-flight jobs finish; past the grace period force-close, which leaves them to be
       // picked up again as stalled jobs by the next worker (every job is safe to run twice).
       await Promise.all(workers.map((w) => closeWithGrace(w, options.shutdownGraceMs)));
@@ -105,6 +119,64 @@ export async function startBullmqWorker(
 }
 
 const AGGREGATES_QUEUE_NAME = QUEUE_NAMES.aggregates;
+
+/**
+ * Job schedulers live only in Redis: a Redis restarted without persistence (or flushed) comes back
+ * without them and nothing would run on schedule again. Re-creates the missing ones whenever the
+ * connection becomes ready again and on a periodic check (a failover to an empty replica need not
+ * drop our connection). Returns the function that stops watching.
+ */
+export function watchSchedules(
+  queue: Queue<AggregatePayload>,
+  connection: Redis,
+  logger: WorkerLogger,
+  intervalMs: number,
+): () => void {
+  // One check at a time; a reason that arrives during a check runs one more check after it.
+  let running = false;
+  let stopped = false;
+  let queued: string | null = null;
+  const check = (reason: string): void => {
+    if (stopped) return;
+    if (running) {
+      queued = reason;
+      return;
+    }
+    running = true;
+    ensureSchedules(queue, logger, reason)
+      .catch((err: unknown) => logger.warn('job scheduler check failed', { reason, ...errorFields(err) }))
+      .finally(() => {
+        running = false;
+        const next = queued;
+        queued = null;
+        if (next !== null) check(next);
+      });
+  };
+  const onReady = () => check('redis ready');
+  connection.on('ready', onReady);
+  const timer = setInterval(() => check('periodic check'), intervalMs);
+  timer.unref();
+  return () => {
+    stopped = true;
+    connection.off('ready', onReady);
+    clearInterval(timer);
+  };
+}
+
+/** Upserts the schedules that Redis does not hold; returns the ids it re-created. */
+export async function ensureSchedules(
+  queue: Queue<AggregatePayload>,
+  logger: WorkerLogger,
+  reason: string,
+): Promise<string[]> {
+  const present = new Set((await queue.getJobSchedulers()).map((s) => s.key));
+  const missing = SCHEDULES.filter((s) => !present.has(s.id));
+  if (missing.length === 0) return [];
+  await upsertSchedules(queue, missing);
+  const ids = missing.map((s) => s.id);
+  logger.warn('job schedulers re-created', { reason, ids });
+  return ids;
+}
 
 async function closeWithGrace(worker: Worker, graceMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

@@ -1,25 +1,48 @@
-import { type ChangeNotifier, inProcessNotifier } from '@mdq/jobs';
+import {
+  type ChangeNotifier,
+  inProcessNotifier,
+  JOB_POLICIES,
+  type JobPolicy,
+  memoryChangeBacklog,
+  QUEUE_NAMES,
+  retryDelayMs,
+} from '@mdq/jobs';
+import { type ChangeLag, logChangeLag, readChangeLag } from './change-lag';
 import type { WorkerContext } from './context';
 import { errorFields } from './logger';
 import { type AggregatePayload, processAggregate } from './queues/aggregates';
-import { processCollectionChanged } from './queues/collection-changed';
+import { runCollectionChanged } from './queues/collection-changed';
 import { processUriCache } from './queues/uri-cache';
 import { nextRun, SCHEDULES } from './schedules';
 import type { ResolvedWorkerOptions } from './worker-options';
 
-const RETRY_DELAYS_MS = [1_000, 5_000, 20_000];
+interface Entry {
+  state: 'delayed' | 'queued' | 'running';
+  /** Asked for again while running: run this once more afterwards (BullMQ's keepLastIfActive). */
+  next: (() => Promise<unknown>) | null;
+}
+
+export interface InProcessWorker {
+  notifier: ChangeNotifier;
+  changeLag(): Promise<ChangeLag>;
+  close(): Promise<void>;
+  /** Resolves when everything queued so far (not future timers) has run; for tests. */
+  idle(): Promise<void>;
+}
 
 /**
- * The worker without Redis: the same processors and schedules, run one at a time in this process.
- * Requests are deduplicated by key while they wait (like BullMQ job ids); failures are retried with
- * the same backoff steps and logged when they give up.
+ * The worker without Redis: the same processors, job policies (attempts, backoff) and cron
+ * schedules as the BullMQ runtime, run one at a time in this process. A key has at most one run
+ * waiting: a request for a waiting key joins it, a request for a running key is remembered and
+ * runs once more after it, `delayMs` later — the same rules as the BullMQ producer's deduplication.
  */
 export function startInProcessWorker(
   base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve'>,
   options: ResolvedWorkerOptions,
-): { notifier: ChangeNotifier; close(): Promise<void>; idle(): Promise<void> } {
-  const pending = new Set<string>();
+): InProcessWorker {
+  const entries = new Map<string, Entry>();
   const timers = new Set<NodeJS.Timeout>();
+  const backlog = memoryChangeBacklog();
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
 
@@ -32,31 +55,35 @@ export function startInProcessWorker(
     timers.add(timer);
   };
 
-  const enqueue = (key: string, run: () => Promise<unknown>, delayMs = 0): void => {
-    if (closed || pending.has(key)) return;
-    pending.add(key);
-    later(delayMs, () => {
-      chain = chain.then(async () => {
-        pending.delete(key);
-        await withRetry(key, run);
-      });
-    });
-  };
-
-  const withRetry = async (key: string, run: () => Promise<unknown>): Promise<void> => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await run();
-        return;
-      } catch (err) {
-        const delay = RETRY_DELAYS_MS[attempt];
-        if (delay === undefined || closed) {
-          base.logger.error('job failed', { job: key, attempts: attempt + 1, ...errorFields(err) });
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
+  const enqueue = (key: string, policy: JobPolicy, run: () => Promise<unknown>, delayMs = 0): void => {
+    if (closed) return;
+    const existing = entries.get(key);
+    if (existing) {
+      if (existing.state === 'running') existing.next = run;
+      return;
     }
+    const entry: Entry = { state: 'delayed', next: null };
+    entries.set(key, entry);
+    const attempt = (attemptsMade: number) => {
+      entry.state = 'queued';
+      chain = chain.then(async () => {
+        entry.state = 'running';
+        try {
+          await run();
+        } catch (err) {
+          const retryIn = closed ? null : retryDelayMs(policy, attemptsMade + 1);
+          if (retryIn !== null) {
+            entry.state = 'delayed';
+            later(retryIn, () => attempt(attemptsMade + 1));
+            return;
+          }
+          base.logger.error('job failed', { job: key, attempts: attemptsMade + 1, ...errorFields(err) });
+        }
+        entries.delete(key);
+        if (entry.next) enqueue(key, policy, entry.next, delayMs);
+      });
+    };
+    later(delayMs, () => attempt(0));
   };
 
   const ctx: WorkerContext = {
@@ -64,17 +91,20 @@ export function startInProcessWorker(
     async requestRankingsRefresh() {
       enqueue(
         'rankings-refresh',
+        JOB_POLICIES[QUEUE_NAMES.aggregates],
         () => processAggregate(ctx, { task: 'rankings-refresh' }, new Date()),
         options.rankingsRefreshBucketMs,
       );
     },
     async requestUriResolve(collectionId) {
-      enqueue(`uri:${collectionId}`, () => processUriCache(ctx, { collectionId }));
+      enqueue(`uri:${collectionId}`, JOB_POLICIES[QUEUE_NAMES.uriCache], () =>
+        processUriCache(ctx, { collectionId }),
+      );
     },
   };
 
   const runAggregate = (payload: AggregatePayload, key: string) =>
-    enqueue(key, () => processAggregate(ctx, payload, new Date()));
+    enqueue(key, JOB_POLICIES[QUEUE_NAMES.aggregates], () => processAggregate(ctx, payload, new Date()));
 
   if (options.schedules) {
     for (const schedule of SCHEDULES) {
@@ -90,21 +120,25 @@ export function startInProcessWorker(
   }
 
   const notifier = inProcessNotifier(async (payload) => {
+    await backlog.mark([payload.collectionId], payload.changedAt);
     enqueue(
       `collection:${payload.collectionId}`,
-      () => processCollectionChanged(ctx, payload, new Date()),
+      JOB_POLICIES[QUEUE_NAMES.collectionChanged],
+      () => runCollectionChanged(ctx, backlog, payload),
       options.collectionChangedDelayMs,
     );
   });
+  const stopLagLog = logChangeLag(backlog, base.logger, options.changeLagLogMs, options.changeLagWarnMs);
 
   return {
     notifier,
-    /** Resolves when everything queued so far (not future timers) has run; for tests. */
+    changeLag: () => readChangeLag(backlog),
     async idle() {
       await chain;
     },
     async close() {
       closed = true;
+      stopLagLog();
       for (const t of timers) clearTimeout(t);
       timers.clear();
       // The job in flight finishes; waiting ones are dropped (the schedules redo them on restart).

@@ -1,3 +1,4 @@
+export type { ChangeLag } from './change-lag';
 export type { WorkerContext } from './context';
 export { stderrLogger, type WorkerLogger } from './logger';
 export { type AggregatePayload, processAggregate } from './queues/aggregates';

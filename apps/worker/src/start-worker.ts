@@ -1,5 +1,6 @@
 import type { ChangeNotifier } from '@mdq/jobs';
 import { startBullmqWorker } from './bullmq-runner';
+import type { ChangeLag } from './change-lag';
 import { startInProcessWorker } from './in-process-runner';
 import { resolveWorkerOptions, type StartWorkerOptions } from './worker-options';
 
@@ -7,6 +8,8 @@ export interface WorkerHandle {
   /** What the indexer calls after each committed batch. */
   notifier: ChangeNotifier;
   mode: 'bullmq' | 'in-process';
+  /** Collections waiting for a collection-changed recompute and the age of the oldest change. */
+  changeLag(): Promise<ChangeLag>;
   /** Stops taking jobs, lets in-flight ones finish (bounded by shutdownGraceMs), closes connections. */
   close(): Promise<void>;
 }
@@ -29,7 +32,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     return { ...running, mode: 'bullmq' };
   }
   const running = startInProcessWorker(base, resolved);
-  return { notifier: running.notifier, close: running.close, mode: 'in-process' };
+  return {
+    notifier: running.notifier,
+    changeLag: running.changeLag,
+    close: running.close,
+    mode: 'in-process',
+  };
 }
 
 /** Closes the worker on SIGTERM / SIGINT (for the CLI); returns a function that removes the handlers. */

@@ -1,6 +1,6 @@
 import { DEFAULTS } from '@mdq/config';
 import type { Db } from '@mdq/db';
-import { DEFAULT_PREFIX } from '@mdq/jobs';
+import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, DEFAULT_PREFIX } from '@mdq/jobs';
 import { stderrLogger, type WorkerLogger } from './logger';
 import type { UriCacheOptions } from './uri/resolve-collection-uri';
 
@@ -16,8 +16,19 @@ export interface StartWorkerOptions {
   /** Upsert job schedulers / start the in-process clocks (default true). */
   schedules?: boolean;
   concurrency?: Partial<ResolvedWorkerOptions['concurrency']>;
-  /** Delay before a collection-changed job runs, letting a few indexer batches coalesce. */
+  /**
+   * The collection-changed window: a collection is recomputed at most this long after its first
+   * unprocessed change (plus the rest of a recompute of it already running); every change inside
+   * the window joins that one recompute. Must match the producer's window when the indexer runs
+   * elsewhere (both default to DEFAULT_COLLECTION_CHANGED_WINDOW_MS, 2 s).
+   */
   collectionChangedDelayMs?: number;
+  /** How often the collection-changed backlog is logged while anything waits (default 30 s). */
+  changeLagLogMs?: number;
+  /** The backlog line becomes a warning past this age of the oldest change (default 10 windows, ≥ 30 s). */
+  changeLagWarnMs?: number;
+  /** How often the BullMQ runtime checks that every job scheduler exists (default 60 s). */
+  scheduleCheckMs?: number;
   /** Ranking refresh requests in the same bucket share one run at the bucket's end. */
   rankingsRefreshBucketMs?: number;
   uriSweepBatch?: number;
@@ -30,6 +41,9 @@ export interface ResolvedWorkerOptions {
   schedules: boolean;
   concurrency: { collectionChanged: number; aggregates: number; uriCache: number };
   collectionChangedDelayMs: number;
+  changeLagLogMs: number;
+  changeLagWarnMs: number;
+  scheduleCheckMs: number;
   rankingsRefreshBucketMs: number;
   uriSweepBatch: number;
   shutdownGraceMs: number;
@@ -38,11 +52,15 @@ export interface ResolvedWorkerOptions {
 }
 
 export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorkerOptions {
+  const collectionChangedDelayMs = options.collectionChangedDelayMs ?? DEFAULT_COLLECTION_CHANGED_WINDOW_MS;
   return {
     prefix: options.prefix ?? DEFAULT_PREFIX,
     schedules: options.schedules ?? true,
     concurrency: { collectionChanged: 2, aggregates: 1, uriCache: 4, ...options.concurrency },
-    collectionChangedDelayMs: options.collectionChangedDelayMs ?? 2_000,
+    collectionChangedDelayMs,
+    changeLagLogMs: options.changeLagLogMs ?? 30_000,
+    changeLagWarnMs: options.changeLagWarnMs ?? Math.max(30_000, 10 * collectionChangedDelayMs),
+    scheduleCheckMs: options.scheduleCheckMs ?? 60_000,
     rankingsRefreshBucketMs: options.rankingsRefreshBucketMs ?? 10_000,
     uriSweepBatch: options.uriSweepBatch ?? 200,
     shutdownGraceMs: options.shutdownGraceMs ?? 30_000,

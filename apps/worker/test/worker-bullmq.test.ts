@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { createRedis, QUEUE_NAMES } from '@mdq/jobs';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEDULES } from '../src/schedules';
+import { nextRun, SCHEDULES } from '../src/schedules';
 import { startWorker } from '../src/start-worker';
 import { addr, insertCollection, insertSale, insertToken, insertTraits } from './helpers';
 import { eventually, silentLogger } from './wait';
@@ -43,12 +43,21 @@ describe('worker on BullMQ', () => {
   it('has each job scheduler exactly once after two starts', async () => {
     const first = await start();
     await first.close();
+    const before = Date.now();
     const second = await start();
+    const after = Date.now();
     const queue = new Queue(QUEUE_NAMES.aggregates, { connection: redis, prefix });
     const schedulers = await queue.getJobSchedulers();
     expect(schedulers.map((s) => s.key).sort()).toEqual(SCHEDULES.map((s) => s.id).sort());
     expect(await queue.getJobSchedulersCount()).toBe(SCHEDULES.length);
     expect(schedulers.find((s) => s.key === 'collection-snapshots')?.pattern).toBe('0 * * * *');
+    // Every declared pattern is what BullMQ runs, and BullMQ's next instant is the one the
+    // in-process clock computes from the same pattern (at some moment during the upsert).
+    for (const declared of SCHEDULES) {
+      const stored = schedulers.find((s) => s.key === declared.id);
+      expect([declared.id, stored?.pattern, stored?.tz]).toEqual([declared.id, declared.pattern, 'UTC']);
+      expect([nextRun(declared, before), nextRun(declared, after)]).toContain(stored?.next);
+    }
     await queue.close();
     await second.close();
   });

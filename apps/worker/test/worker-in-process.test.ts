@@ -44,7 +44,7 @@ describe('worker without Redis', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it('keeps the BullMQ cron instants on the in-process clock', () => {
+  it('runs the declared cron patterns on the in-process clock', () => {
     const at = Date.parse('2026-11-20T10:17:30Z');
     const when = (id: string) => {
       const s = SCHEDULES.find((x) => x.id === id);
@@ -57,5 +57,7 @@ describe('worker without Redis', () => {
     expect(when('ranking-trending')).toBe('2026-11-20T10:30:00.000Z');
     expect(when('ranking-top')).toBe('2026-11-20T10:30:00.000Z');
     expect(when('rarity-refresh')).toBe('2026-11-21T03:15:00.000Z');
+    expect(when('ranking-lootboxes')).toBe('2026-11-20T10:18:00.000Z');
+    expect(when('uri-cache-sweep')).toBe('2026-11-20T10:20:00.000Z');
   });
 });

@@ -1,5 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { redisChangeBacklog } from './change-backlog';
+import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, JOB_POLICIES } from './job-runtime';
 import { type CollectionChangedPayload, collectionChangedJobId, DEFAULT_PREFIX, QUEUE_NAMES } from './queues';
 
 /** What the indexer needs from the job system: say which collections a committed batch touched. */
@@ -9,41 +11,40 @@ export interface ChangeNotifier {
 }
 
 /**
- * BullMQ producer. One job per collection, debounced: while a job for the collection waits out its
- * delay, a new change replaces it and restarts the delay, so a burst of sales costs one recompute.
- * The deduplication key lives only as long as the delay: a change that arrives while the job is
- * already running starts a new job instead of being dropped.
+ * BullMQ producer: one job per collection and window. The first unprocessed change creates a job
+ * delayed by the window; later changes join it without moving it (a delay that every change pushed
+ * forward would starve a collection that changes more often than the window). A change that arrives
+ * while the collection's job runs is kept as one follow-up job, created when the run ends
+ * (`keepLastIfActive`), so a collection never has two recomputes at once nor more than one waiting.
+ * Each change is also marked in the change backlog, which the worker reads to say how old the
+ * oldest unprocessed change is.
  */
 export function bullmqNotifier(
   connection: Redis,
-  options: { prefix?: string; debounceMs?: number } = {},
+  options: { prefix?: string; windowMs?: number } = {},
 ): ChangeNotifier {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
   const queue = new Queue<CollectionChangedPayload>(QUEUE_NAMES.collectionChanged, {
     connection,
-    prefix: options.prefix ?? DEFAULT_PREFIX,
-    defaultJobOptions: {
-      attempts: 5,
-      backoff: { type: 'exponential', delay: 1_000 },
-      removeOnComplete: { count: 1_000 },
-      removeOnFail: { count: 10_000 },
-    },
+    prefix,
+    defaultJobOptions: JOB_POLICIES[QUEUE_NAMES.collectionChanged],
   });
-  const delay = options.debounceMs ?? 2_000;
+  const backlog = redisChangeBacklog(connection, prefix);
+  const delay = options.windowMs ?? DEFAULT_COLLECTION_CHANGED_WINDOW_MS;
   return {
     async collectionsChanged(collectionIds, version) {
-      if (collectionIds.length === 0) return;
+      const ids = [...new Set(collectionIds)];
+      if (ids.length === 0) return;
+      const changedAt = Date.now();
+      // Marked before the job exists, so a job never starts without seeing its change's mark.
+      await backlog.mark(ids, changedAt);
       await queue.addBulk(
-        collectionIds.map((collectionId) => ({
-          name: 'collection-changed',
-          data: { collectionId, version },
+        ids.map((collectionId) => ({
+          name: QUEUE_NAMES.collectionChanged,
+          data: { collectionId, version, changedAt },
           opts: {
             delay,
-            deduplication: {
-              id: collectionChangedJobId(collectionId),
-              ttl: delay,
-              extend: true,
-              replace: true,
-            },
+            deduplication: { id: collectionChangedJobId(collectionId), keepLastIfActive: true },
           },
         })),
       );
@@ -58,7 +59,8 @@ export function inProcessNotifier(
 ): ChangeNotifier {
   return {
     async collectionsChanged(collectionIds, version) {
-      for (const collectionId of collectionIds) await handle({ collectionId, version });
+      const changedAt = Date.now();
+      for (const collectionId of new Set(collectionIds)) await handle({ collectionId, version, changedAt });
     },
     async close() {},
   };

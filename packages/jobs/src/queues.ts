@@ -14,6 +14,8 @@ export interface CollectionChangedPayload {
   collectionId: string;
   /** The chain version of the batch that touched it, for logs and staleness checks. */
   version: number;
+  /** When the producer saw the change (epoch ms); a follow-up job carries its latest change. */
+  changedAt: number;
 }
 
 /** BullMQ refuses job ids made only of digits; every id we make has a prefix. */

@@ -1,5 +1,5 @@
 import { listUriCacheDue } from '@mdq/db';
-import { QUEUE_NAMES } from '@mdq/jobs';
+import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerContext } from '../context';
@@ -19,13 +19,8 @@ export type AggregatePayload =
   | { task: 'rarity-refresh' }
   | { task: 'uri-cache-sweep' };
 
-export const AGGREGATE_JOB_OPTIONS: JobsOptions = {
-  attempts: 4,
-  backoff: { type: 'exponential', delay: 5_000 },
-  removeOnComplete: { count: 500 },
-  // Failed jobs stay (reason, stack, attempts) as the record of what went wrong.
-  removeOnFail: { count: 5_000 },
-};
+/** Retries and history: the aggregates policy of the job runtime description in @mdq/jobs. */
+export const AGGREGATE_JOB_OPTIONS: JobsOptions = JOB_POLICIES[AGGREGATES_QUEUE];
 
 /** Runs one aggregate task at `now`. Every task is a replace-or-upsert, so a retry is harmless. */
 export async function processAggregate(

@@ -1,4 +1,4 @@
-import type { CollectionChangedPayload } from '@mdq/jobs';
+import type { ChangeBacklog, CollectionChangedPayload } from '@mdq/jobs';
 import type { WorkerContext } from '../context';
 import { computeCollectionRarity } from '../tasks/rarity';
 
@@ -21,4 +21,33 @@ export async function processCollectionChanged(
     .executeTakeFirst();
   if (!cached) await ctx.requestUriResolve(payload.collectionId);
   return { rarityTokens };
+}
+
+/**
+ * One collection-changed run as both runtimes do it: take the collection's first unprocessed change
+ * from the backlog (everything committed before this instant is read by the run), recompute, and
+ * log how long that change waited. A failed run puts its mark back so the backlog keeps counting.
+ */
+export async function runCollectionChanged(
+  ctx: WorkerContext,
+  backlog: ChangeBacklog,
+  payload: CollectionChangedPayload,
+): Promise<{ rarityTokens: number }> {
+  const startedAt = Date.now();
+  const firstChangeAt = (await backlog.take(payload.collectionId)) ?? payload.changedAt;
+  try {
+    const result = await processCollectionChanged(ctx, payload, new Date(startedAt));
+    ctx.logger.info('collection recomputed', {
+      collectionId: payload.collectionId,
+      version: payload.version,
+      firstChangeAt,
+      startedAt,
+      waitedMs: startedAt - firstChangeAt,
+      rarityTokens: result.rarityTokens,
+    });
+    return result;
+  } catch (err) {
+    await backlog.mark([payload.collectionId], firstChangeAt);
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-import { QUEUE_NAMES } from '@mdq/jobs';
+import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerContext } from '../context';
@@ -16,14 +16,8 @@ export function uriCacheJobId(collectionId: string): string {
   return `uri-${collectionId}`;
 }
 
-export const URI_JOB_OPTIONS: JobsOptions = {
-  // resolveCollectionUri records remote failures itself; retries only cover database errors.
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 2_000 },
-  // Completed ids are freed at once so the next sweep can enqueue the collection again.
-  removeOnComplete: true,
-  removeOnFail: { count: 5_000 },
-};
+/** Retries and history: the uri-cache policy of the job runtime description in @mdq/jobs. */
+export const URI_JOB_OPTIONS: JobsOptions = JOB_POLICIES[URI_CACHE_QUEUE];
 
 export async function processUriCache(
   ctx: WorkerContext,
