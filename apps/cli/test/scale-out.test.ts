@@ -39,7 +39,7 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
 
   const index = async (to: number) => {
     const config = devnet.chain?.config;
-    const notifier = bullmqNotifier(redis, { prefix, debounceMs: 100 });
+    const notifier = bullmqNotifier(redis, { prefix, windowMs: 100 });
     await runIndexer({
       db,
       source: fullnodeSource(devnet.url),
@@ -169,8 +169,9 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
   });
 
   it('two worker processes share the queues: every job once, and one goes on when the other stops', async () => {
-    const metricsPort = await freePort();
-    const workers = [spawn('worker', { MDQ_METRICS_PORT: String(metricsPort) }), spawn('worker', {})];
+    const ports = [await freePort(), await freePort()];
+    const metricsPort = ports[0] as number;
+    const workers = ports.map((port) => spawn('worker', { MDQ_METRICS_PORT: String(port) }));
     for (const w of workers)
       await until('mdq worker to start', async () => /mdq worker running/.test(w.output()));
     // A worker run alone serves /metrics on MDQ_METRICS_PORT, chain lag included.
@@ -188,6 +189,18 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
       const first = await until('the collection-changed queue to drain', drained, 120_000);
       expect(first['failed']).toBe(0);
       expect(first['completed']).toBeGreaterThan(0);
+      // Each worker reports the shared queues' depth and the jobs it ran; together, every completed job.
+      let ran = 0;
+      for (const port of ports) {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        expect(text).toMatch(/^mdq_queue_jobs\{queue="collection-changed",state="waiting"\} 0$/m);
+        const count =
+          /^mdq_job_duration_seconds_count\{queue="collection-changed",status="completed"\} (\d+)$/m.exec(
+            text,
+          );
+        ran += Number(count?.[1] ?? 0);
+      }
+      expect(ran).toBe(first['completed']);
       const ranked = Number(primary.psql('SELECT count(DISTINCT collection_id) FROM token_rarity'));
       expect(ranked).toBeGreaterThan(0);
 
@@ -201,7 +214,7 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
       const ids = (
         await sql<{ id: string }>`SELECT DISTINCT collection_id AS id FROM tokens`.execute(db)
       ).rows.map((r) => r.id);
-      const notifier = bullmqNotifier(redis, { prefix, debounceMs: 0 });
+      const notifier = bullmqNotifier(redis, { prefix, windowMs: 0 });
       await notifier.collectionsChanged(ids, lastVersion);
       await notifier.close();
       const second = await until('the remaining worker to drain the queue', drained, 120_000);

@@ -6,7 +6,8 @@ import {
   QUEUE_NAMES,
   redisChangeBacklog,
 } from '@mdq/jobs';
-import { type Job, type Queue, Worker } from 'bullmq';
+import { jobDuration, jobFailures, reportQueues } from '@mdq/telemetry';
+import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type ChangeLag, logChangeLag, readChangeLag } from './change-lag';
 import type { WorkerContext } from './context';
@@ -86,17 +87,34 @@ export async function startBullmqWorker(
     }),
   ];
   for (const worker of workers) {
-    worker.on('failed', (job: Job | undefined, err: Error) =>
+    worker.on('completed', (job: Job) =>
+      jobDuration.observe({ queue: worker.name, status: 'completed' }, runSeconds(job)),
+    );
+    worker.on('failed', (job: Job | undefined, err: Error) => {
+      if (job) jobDuration.observe({ queue: worker.name, status: 'failed' }, runSeconds(job));
+      jobFailures.inc({ queue: worker.name });
       logger.error('job failed', {
         queue: worker.name,
         jobId: job?.id,
         attempts: job?.attemptsMade,
         ...errorFields(err),
-      }),
-    );
+      });
+    });
     worker.on('error', (err) => logger.error('worker error', { queue: worker.name, ...errorFields(err) }));
   }
   const notifier = bullmqNotifier(connection, { prefix, windowMs: options.collectionChangedDelayMs });
+  // Queue depth for /metrics: counted in Redis at scrape time, so every worker replica reports the
+  // same shared queues.
+  const counted = Object.values(QUEUE_NAMES).map((name) => new Queue(name, { connection, prefix }));
+  reportQueues(async () =>
+    Object.fromEntries(
+      await Promise.all(
+        counted.map(
+          async (q) => [q.name, await q.getJobCounts('waiting', 'delayed', 'active', 'failed')] as const,
+        ),
+      ),
+    ),
+  );
   const stopLagLog = logChangeLag(backlog, logger, options.changeLagLogMs, options.changeLagWarnMs);
   const stopScheduleWatch = options.schedules
     ? watchSchedules(aggregates, connection, logger, options.scheduleCheckMs)
@@ -111,14 +129,20 @@ export async function startBullmqWorker(
       // Let in-flight jobs finish; past the grace period force-close, which leaves them to be
       // picked up again as stalled jobs by the next worker (every job is safe to run twice).
       await Promise.all(workers.map((w) => closeWithGrace(w, options.shutdownGraceMs)));
+      reportQueues(null);
       await notifier.close();
-      await Promise.all([aggregates.close(), uris.close()]);
+      await Promise.all([aggregates.close(), uris.close(), ...counted.map((q) => q.close())]);
       await Promise.all([connection, ...workerConnections].map(quit));
     },
   };
 }
 
 const AGGREGATES_QUEUE_NAME = QUEUE_NAMES.aggregates;
+
+/** Run time of a finished job attempt (BullMQ stamps both ends). */
+function runSeconds(job: Job): number {
+  return job.finishedOn && job.processedOn ? (job.finishedOn - job.processedOn) / 1000 : 0;
+}
 
 /**
  * Job schedulers live only in Redis: a Redis restarted without persistence (or flushed) comes back

@@ -2,11 +2,12 @@ import {
   type ChangeNotifier,
   inProcessNotifier,
   JOB_POLICIES,
-  type JobPolicy,
   memoryChangeBacklog,
   QUEUE_NAMES,
+  type QueueName,
   retryDelayMs,
 } from '@mdq/jobs';
+import { jobDuration, jobFailures, reportQueues } from '@mdq/telemetry';
 import { type ChangeLag, logChangeLag, readChangeLag } from './change-lag';
 import type { WorkerContext } from './context';
 import { errorFields } from './logger';
@@ -17,6 +18,7 @@ import { nextRun, SCHEDULES } from './schedules';
 import type { ResolvedWorkerOptions } from './worker-options';
 
 interface Entry {
+  queue: QueueName;
   state: 'delayed' | 'queued' | 'running';
   /** Asked for again while running: run this once more afterwards (BullMQ's keepLastIfActive). */
   next: (() => Promise<unknown>) | null;
@@ -55,22 +57,27 @@ export function startInProcessWorker(
     timers.add(timer);
   };
 
-  const enqueue = (key: string, policy: JobPolicy, run: () => Promise<unknown>, delayMs = 0): void => {
+  const enqueue = (key: string, queue: QueueName, run: () => Promise<unknown>, delayMs = 0): void => {
     if (closed) return;
+    const policy = JOB_POLICIES[queue];
     const existing = entries.get(key);
     if (existing) {
       if (existing.state === 'running') existing.next = run;
       return;
     }
-    const entry: Entry = { state: 'delayed', next: null };
+    const entry: Entry = { queue, state: 'delayed', next: null };
     entries.set(key, entry);
     const attempt = (attemptsMade: number) => {
       entry.state = 'queued';
       chain = chain.then(async () => {
         entry.state = 'running';
+        const started = Date.now();
         try {
           await run();
+          jobDuration.observe({ queue, status: 'completed' }, (Date.now() - started) / 1000);
         } catch (err) {
+          jobDuration.observe({ queue, status: 'failed' }, (Date.now() - started) / 1000);
+          jobFailures.inc({ queue });
           const retryIn = closed ? null : retryDelayMs(policy, attemptsMade + 1);
           if (retryIn !== null) {
             entry.state = 'delayed';
@@ -80,7 +87,7 @@ export function startInProcessWorker(
           base.logger.error('job failed', { job: key, attempts: attemptsMade + 1, ...errorFields(err) });
         }
         entries.delete(key);
-        if (entry.next) enqueue(key, policy, entry.next, delayMs);
+        if (entry.next) enqueue(key, queue, entry.next, delayMs);
       });
     };
     later(delayMs, () => attempt(0));
@@ -91,20 +98,18 @@ export function startInProcessWorker(
     async requestRankingsRefresh() {
       enqueue(
         'rankings-refresh',
-        JOB_POLICIES[QUEUE_NAMES.aggregates],
+        QUEUE_NAMES.aggregates,
         () => processAggregate(ctx, { task: 'rankings-refresh' }, new Date()),
         options.rankingsRefreshBucketMs,
       );
     },
     async requestUriResolve(collectionId) {
-      enqueue(`uri:${collectionId}`, JOB_POLICIES[QUEUE_NAMES.uriCache], () =>
-        processUriCache(ctx, { collectionId }),
-      );
+      enqueue(`uri:${collectionId}`, QUEUE_NAMES.uriCache, () => processUriCache(ctx, { collectionId }));
     },
   };
 
   const runAggregate = (payload: AggregatePayload, key: string) =>
-    enqueue(key, JOB_POLICIES[QUEUE_NAMES.aggregates], () => processAggregate(ctx, payload, new Date()));
+    enqueue(key, QUEUE_NAMES.aggregates, () => processAggregate(ctx, payload, new Date()));
 
   if (options.schedules) {
     for (const schedule of SCHEDULES) {
@@ -123,12 +128,23 @@ export function startInProcessWorker(
     await backlog.mark([payload.collectionId], payload.changedAt);
     enqueue(
       `collection:${payload.collectionId}`,
-      JOB_POLICIES[QUEUE_NAMES.collectionChanged],
+      QUEUE_NAMES.collectionChanged,
       () => runCollectionChanged(ctx, backlog, payload),
       options.collectionChangedDelayMs,
     );
   });
   const stopLagLog = logChangeLag(backlog, base.logger, options.changeLagLogMs, options.changeLagWarnMs);
+  // Queue depth for /metrics, in BullMQ's state names.
+  reportQueues(async () => {
+    const counts: Record<string, Record<string, number>> = {};
+    for (const name of Object.values(QUEUE_NAMES)) counts[name] = { delayed: 0, waiting: 0, active: 0 };
+    for (const entry of entries.values()) {
+      const state = entry.state === 'queued' ? 'waiting' : entry.state === 'running' ? 'active' : 'delayed';
+      const perQueue = counts[entry.queue];
+      if (perQueue) perQueue[state] = (perQueue[state] ?? 0) + 1;
+    }
+    return counts;
+  });
 
   return {
     notifier,
@@ -139,6 +155,7 @@ export function startInProcessWorker(
     async close() {
       closed = true;
       stopLagLog();
+      reportQueues(null);
       for (const t of timers) clearTimeout(t);
       timers.clear();
       // The job in flight finishes; waiting ones are dropped (the schedules redo them on restart).
