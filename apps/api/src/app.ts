@@ -9,9 +9,9 @@ import { cachedFreshness, registerFreshnessHeaders } from './plugins/freshness';
 import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
+import type { CollectionUriResolver } from './routes/deps';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
-import type { CollectionUriResolver } from './routes/utility';
 
 export interface AppOptions {
   /** Primary: API keys and the utility writes. */

@@ -3,7 +3,7 @@ import { createDb, type Db, ensureApiKey } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
-import type { CollectionUriResolver } from './routes/utility';
+import type { CollectionUriResolver } from './routes/deps';
 
 export interface RunningApi {
   app: FastifyInstance;

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDecoder, toBatch } from '../src/index';
-import { DEVIATIONS } from './support/deviations';
+import { DEVIATIONS, type Diff } from './support/deviations';
 import { type ExpectedCase, expectedCases, norm, readExpected } from './support/expected';
 
 /*
@@ -73,14 +73,6 @@ async function reset(db: Db): Promise<void> {
     token_activities, marketplace_activities, listings, token_offers, collection_offers, indexer_checkpoints`.execute(
     db,
   );
-}
-
-export interface Diff {
-  table: string;
-  key: string;
-  field: string;
-  expected: string | null;
-  actual: string | null;
 }
 
 async function compareCase(db: Db, c: ExpectedCase): Promise<Diff[]> {

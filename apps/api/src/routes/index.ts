@@ -1,21 +1,13 @@
-import type { Db } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
 import { registerConditionalCaching } from '../plugins/cache';
+import type { RouteDeps } from './deps';
 import { lootboxRoutes } from './lootbox';
 import { marketRoutes } from './market';
 import { rankingRoutes } from './rankings';
 import { tokenRoutes } from './tokens';
 import { userRoutes } from './user';
-import { type CollectionUriResolver, utilityRoutes } from './utility';
-
-export interface RouteDeps {
-  db: Db;
-  readDb: Db;
-  resolveCollectionUri?: CollectionUriResolver | undefined;
-  /** The service's "now" for statuses and windows; tests pin it to a chain's end. */
-  now: () => Date;
-}
+import { utilityRoutes } from './utility';
 
 /** Every spec area, registered once per path form (with and without `/api`). */
 export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

@@ -14,7 +14,7 @@ import {
   RevenueQuery,
   TokenRarity,
 } from '../schemas/lootbox';
-import type { RouteDeps } from './index';
+import type { RouteDeps } from './deps';
 
 const tags = ['lootbox'];
 

@@ -35,7 +35,7 @@ import {
   TotalListingCardsQuery,
   UserPageQuery,
 } from '../schemas/market';
-import type { RouteDeps } from './index';
+import type { RouteDeps } from './deps';
 
 const tags = ['market'];
 

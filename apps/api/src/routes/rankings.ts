@@ -3,7 +3,7 @@ import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS, ListOf } from '../schemas/common';
 import { RankedCollection, RankedLootbox, RankingQuery } from '../schemas/rankings';
-import type { RouteDeps } from './index';
+import type { RouteDeps } from './deps';
 
 const tags = ['rankings'];
 

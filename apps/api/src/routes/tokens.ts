@@ -26,7 +26,7 @@ import {
   TokenTraits,
   TokenTraitsQuery,
 } from '../schemas/tokens';
-import type { RouteDeps } from './index';
+import type { RouteDeps } from './deps';
 
 const tags = ['tokens'];
 

@@ -3,7 +3,7 @@ import { inventoryHistory } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS, One } from '../schemas/common';
 import { InventoryHistory, InventoryQuery } from '../schemas/user';
-import type { RouteDeps } from './index';
+import type { RouteDeps } from './deps';
 
 export async function userRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();

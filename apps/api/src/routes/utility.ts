@@ -18,13 +18,7 @@ import {
   UriCacheState,
   ValidateMetadataQuery,
 } from '../schemas/utility';
-import type { RouteDeps } from './index';
-
-/**
- * Resolves (fetches and caches) a collection's image URI; the worker provides the real one. It
- * writes collection_uri_cache; the route then answers with what the cache holds.
- */
-export type CollectionUriResolver = (collectionId: string) => Promise<unknown>;
+import type { CollectionUriResolver, RouteDeps } from './deps';
 
 const tags = ['utility'];
 

@@ -1,4 +1,11 @@
-import type { Diff } from '../conformance.test';
+/** One field of one row where mdq and the official processor disagree. */
+export interface Diff {
+  table: string;
+  key: string;
+  field: string;
+  expected: string | null;
+  actual: string | null;
+}
 
 /**
  * Deliberate differences from the official processors' stored rows. Each one is explained in

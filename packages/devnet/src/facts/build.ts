@@ -2,7 +2,7 @@ import type { SimState } from '../sim/state';
 import { drawTraits } from '../world/traits';
 import type { World } from '../world/world';
 import { collectionId, tokenId } from './ids';
-import { type FactsRecorder, floors } from './recorder';
+import { floors, type RecordedTallies } from './tally';
 import {
   type CollectionFacts,
   type DevnetFacts,
@@ -46,7 +46,7 @@ function traitsOf(world: World, s: SimState, t: number): Record<string, string> 
 }
 
 /** Assembles the facts from the final state plus what the recorder saw on the way. */
-export function buildFacts(world: World, s: SimState, rec: FactsRecorder): DevnetFacts {
+export function buildFacts(world: World, s: SimState, rec: RecordedTallies): DevnetFacts {
   const { config, timeline } = world;
   const nowSecs = Math.floor(config.endTimeUs / 1e6);
   const floorNow = floors(s);

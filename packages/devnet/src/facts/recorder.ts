@@ -1,23 +1,10 @@
 import type { StepObserver } from '../chain/stream';
 import type { Plan } from '../sim/plan';
 import type { Simulator } from '../sim/simulator';
-import type { SimState } from '../sim/state';
 import type { World } from '../world/world';
 import { buildFacts } from './build';
+import { type CollectionTally, floors, type LootboxTally, type RecordedTallies } from './tally';
 import { type DevnetFacts, WINDOW_US, WINDOWS, type WindowKey } from './types';
-
-export interface CollectionTally {
-  sales: number[];
-  volume: number[];
-  buyers: Set<number>[];
-  tokenOffers: { placed: number; cancelled: number; filled: number };
-  collectionOffers: { placed: number; cancelled: number; filled: number };
-}
-
-export interface LootboxTally {
-  purchases: number;
-  revenue: number[];
-}
 
 const FLOOR_WINDOWS = ['30d', '7d', '24h'] as const;
 
@@ -25,7 +12,7 @@ const FLOOR_WINDOWS = ['30d', '7d', '24h'] as const;
  * Watches the simulation of the initial chain and keeps what the facts need but the final state
  * cannot tell: sales per window, buyers, revenue, floors at each window start.
  */
-export class FactsRecorder implements StepObserver {
+export class FactsRecorder implements StepObserver, RecordedTallies {
   readonly collections: CollectionTally[];
   readonly lootboxes: LootboxTally[];
   readonly floorsAt: Partial<Record<WindowKey, (number | null)[]>> = {};
@@ -111,16 +98,4 @@ export class FactsRecorder implements StepObserver {
   finish(sim: Simulator): DevnetFacts {
     return buildFacts(this.world, sim.state, this);
   }
-}
-
-/** Lowest active listing price per collection (null without listings). */
-export function floors(s: SimState): (number | null)[] {
-  return s.collListings.map((tokens) => {
-    let min: number | null = null;
-    for (const t of tokens) {
-      const p = s.tokPrice[t] ?? 0;
-      if (min === null || p < min) min = p;
-    }
-    return min;
-  });
 }

@@ -1,0 +1,52 @@
+/**
+ * Architecture rules checked in the lint step (`pnpm lint:deps`): no import loops (at run time or
+ * through types), no app importing another app's internals, packages never importing apps.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import loop: modules that need each other should share a third module instead.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'packages-not-apps',
+      severity: 'error',
+      comment:
+        'Packages are the shared layer; their source never reaches up into an app (tests and scripts may).',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A source file nothing imports is dead code (entry points and tests excepted).',
+      from: {
+        orphan: true,
+        pathNot: [
+          '(^|/)test/',
+          '\\.d\\.ts$',
+          '(^|/)vitest\\.config\\.ts$',
+          '^bench/',
+          '(^|/)scripts/',
+          '^apps/cli/src/main\\.ts$',
+          '(^|/)src/index\\.ts$',
+          '(^|/)src/testing\\.ts$',
+        ],
+      },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)node_modules/|(^|/)\\.turbo/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+  },
+};

@@ -1,0 +1,17 @@
+import type { Db } from '@mdq/db';
+
+/**
+ * Resolves (fetches and caches) a collection's image URI; the worker provides the real one. It
+ * writes collection_uri_cache; the utility route then answers with what the cache holds. Without
+ * one the route only queues the collection as pending.
+ */
+export type CollectionUriResolver = (collectionId: string) => Promise<unknown>;
+
+/** What every route plugin is given: its own file, so that route files and the index need not import each other. */
+export interface RouteDeps {
+  db: Db;
+  readDb: Db;
+  resolveCollectionUri?: CollectionUriResolver | undefined;
+  /** The service's "now" for statuses and windows; tests pin it to a chain's end. */
+  now: () => Date;
+}
