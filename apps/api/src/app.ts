@@ -12,6 +12,7 @@ import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import type { CollectionUriResolver } from './routes/deps';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
+import { type MediaService, mediaRoutes } from './routes/media';
 
 export interface AppOptions {
   /** Primary: API keys and the utility writes. */
@@ -30,6 +31,10 @@ export interface AppOptions {
   readyMaxLagSeconds?: number;
   /** The bull-board dashboard at /admin/queues; absent without Redis or an admin key. */
   queueDashboard?: QueueDashboardOptions;
+  /** Rows a key may export per UTC day (default 10,000,000). */
+  exportRowsPerDay?: number;
+  /** Thumbnails (apps/worker createMediaRenderer); /media answers 503 without it. */
+  media?: MediaService;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -62,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   for (const prefix of [`/${options.network}/api`, `/${options.network}`]) {
+    await app.register(async (scope) => mediaRoutes(scope, options.media), { prefix });
     await app.register(
       async (scope) => {
         registerApiKeyAuth(scope, options.db);
@@ -71,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           readDb,
           resolveCollectionUri: options.resolveCollectionUri,
           now,
+          exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
         });
       },
       { prefix },

@@ -2,4 +2,5 @@ export { type AppOptions, buildApp } from './app';
 export { type MetadataReport, validateMetadata } from './metadata/validate-metadata';
 export { ApiError, type ErrorBody } from './plugins/errors';
 export type { CollectionUriResolver } from './routes/deps';
+export { type MediaService, thumbnailPath } from './routes/media';
 export { type RunningApi, startApi } from './server';

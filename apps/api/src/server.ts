@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import type { CollectionUriResolver } from './routes/deps';
+import type { MediaService } from './routes/media';
 
 export interface RunningApi {
   app: FastifyInstance;
@@ -23,6 +24,8 @@ export async function startApi(
     redisUrl?: string | null;
     /** BullMQ key prefix, for the queue dashboard. */
     queuePrefix?: string;
+    /** Thumbnails (apps/worker createMediaRenderer). */
+    media?: MediaService;
   } = {},
 ): Promise<RunningApi> {
   const db = options.db ?? createDb(databaseUrl, { applicationName: 'mdq-api', max: 20 });
@@ -39,6 +42,8 @@ export async function startApi(
     db,
     ...(readDb ? { readDb } : {}),
     network: config.network,
+    exportRowsPerDay: config.exportRowsPerDay,
+    ...(options.media ? { media: options.media } : {}),
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     readyMaxLagSeconds: config.readyMaxLagSeconds,

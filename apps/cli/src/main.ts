@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { apiCommand } from './commands/api';
 import { devnetCommand } from './commands/devnet';
+import { exportCommand } from './commands/export';
 import { indexerCommand } from './commands/indexer';
 import { keysCommand } from './commands/keys';
 import { migrateCommand } from './commands/migrate';
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
     devnetCommand,
     migrateCommand,
     keysCommand,
+    exportCommand,
   ])
     register(program);
   return program;

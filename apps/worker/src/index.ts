@@ -1,6 +1,22 @@
 export type { ChangeLag } from './change-lag';
 export type { WorkerContext } from './context';
 export { stderrLogger, type WorkerLogger } from './logger';
+export { MediaCache } from './media/media-cache';
+export {
+  createMediaRenderer,
+  MediaNotFoundError,
+  type MediaRenderer,
+  type MediaRendererOptions,
+  type Thumbnail,
+} from './media/media-renderer';
+export {
+  MediaRefusedError,
+  renderThumbnail,
+  THUMBNAIL_FORMATS,
+  THUMBNAIL_WIDTHS,
+  type ThumbnailFormat,
+  type ThumbnailWidth,
+} from './media/render-thumbnail';
 export { type AggregatePayload, processAggregate } from './queues/aggregates';
 export { processCollectionChanged } from './queues/collection-changed';
 export { type UriCachePayload, uriCacheJobId } from './queues/uri-cache';

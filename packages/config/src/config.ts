@@ -32,6 +32,12 @@ export interface Config {
   adminKey: string | undefined;
   /** `mdq indexer` / `mdq worker` run alone serve /metrics here; unset: no metrics listener. */
   metricsPort: number | undefined;
+  /** Rows a key may export per UTC day (bulk export). */
+  exportRowsPerDay: number;
+  /** Directory of the thumbnail cache; MDQ_DATA_DIR/media unless set. */
+  mediaCacheDir: string;
+  /** Size cap of the thumbnail cache in bytes (least recently used files go first). */
+  mediaCacheBytes: number;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -83,5 +89,9 @@ export function loadConfig(env: Env = process.env): Config {
       return v;
     }),
     metricsPort: optional(env, 'MDQ_METRICS_PORT', (v, n) => readInt({ [n]: v }, n, 0, 0, 65535)),
+    exportRowsPerDay: readInt(env, 'MDQ_EXPORT_ROWS_PER_DAY', DEFAULTS.exportRowsPerDay, 1, 1_000_000_000),
+    mediaCacheDir:
+      env['MDQ_MEDIA_CACHE_DIR']?.trim() || `${env['MDQ_DATA_DIR']?.trim() || DEFAULTS.dataDir}/media`,
+    mediaCacheBytes: readInt(env, 'MDQ_MEDIA_CACHE_MB', DEFAULTS.mediaCacheMb, 1, 10_000_000) * 1024 * 1024,
   };
 }

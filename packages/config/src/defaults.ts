@@ -11,6 +11,8 @@ export const DEFAULTS = {
   indexerBatchSize: 500,
   rateLimitPerMinute: 1200,
   readyMaxLagSeconds: 120,
+  exportRowsPerDay: 10_000_000,
+  mediaCacheMb: 1024,
   marketplaceAddress: '0x0000000000000000000000000000000000000000000000000000000000006d71',
   lootboxAddress: '0x0000000000000000000000000000000000000000000000000000000000006d72',
   ipfsGateways: ['https://ipfs.io/ipfs/', 'https://cloudflare-ipfs.com/ipfs/'],

@@ -40,6 +40,19 @@ export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool 
   return pool;
 }
 
+// The pool behind each Db, for the few callers that need a raw client (COPY streams).
+const pools = new WeakMap<Db, pg.Pool>();
+
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPool(url, options) }) });
+  const pool = createPool(url, options);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The pg pool a Db made by createDb runs on (COPY needs a raw client, which Kysely does not lend). */
+export function poolOf(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('this Db was not made by createDb: no pool to take a raw client from');
+  return pool;
 }

@@ -1,6 +1,7 @@
 export { sql } from 'kysely';
-export { type CreateDbOptions, createDb, createPool, type Db } from './database';
+export { type CreateDbOptions, createDb, createPool, type Db, poolOf } from './database';
 export { type EmbeddedDatabase, embeddedDatabaseUrl, freePort, startEmbeddedPostgres } from './embedded';
+export * from './export/index';
 export * from './ingest/index';
 export { MigrationError, migrateToLatest } from './migrate';
 export * from './queries/api/index';
@@ -8,5 +9,6 @@ export * from './queries/api-keys';
 export * from './queries/checkpoints';
 export * from './queries/freshness';
 export * from './queries/locks';
+export * from './queries/media';
 export * from './queries/worker/index';
 export type * from './schema/index';

@@ -26,6 +26,7 @@ describe('migrations', () => {
         'collection_snapshots',
         'collection_uri_cache',
         'collections',
+        'export_usage',
         'failed_transactions',
         'indexer_checkpoints',
         'listings',

@@ -16,6 +16,7 @@ const REASONS: Record<number, string> = {
   405: 'Method Not Allowed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',

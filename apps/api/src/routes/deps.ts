@@ -14,4 +14,6 @@ export interface RouteDeps {
   resolveCollectionUri?: CollectionUriResolver | undefined;
   /** The service's "now" for statuses and windows; tests pin it to a chain's end. */
   now: () => Date;
+  /** Rows a key may export per UTC day. */
+  exportRowsPerDay: number;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
 import { registerConditionalCaching } from '../plugins/cache';
 import type { RouteDeps } from './deps';
+import { exportRoutes } from './export';
 import { lootboxRoutes } from './lootbox';
 import { marketRoutes } from './market';
 import { rankingRoutes } from './rankings';
@@ -21,4 +22,5 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await lootboxRoutes(app, deps);
   await rankingRoutes(app, deps);
   await utilityRoutes(app, deps);
+  await exportRoutes(app, deps);
 }

@@ -3,7 +3,7 @@ import { loadConfig } from '@mdq/config';
 import type { DevnetServer } from '@mdq/devnet';
 import { fullnodeSource, runIndexer, watchChainTip } from '@mdq/indexer';
 import { observeIndexerBatch } from '@mdq/telemetry';
-import { resolveCollectionUri, startWorker } from '@mdq/worker';
+import { createMediaRenderer, resolveCollectionUri, startWorker } from '@mdq/worker';
 import { resolveDatabase } from '../runtime/database';
 import { ensureDemoKey } from '../runtime/demo-key';
 import { startEmbeddedDevnet } from '../runtime/devnet';
@@ -65,6 +65,12 @@ export async function runStart(): Promise<void> {
     {
       resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, gateways(config)),
       redisUrl,
+      media: await createMediaRenderer({
+        db: database.db,
+        cacheDir: config.mediaCacheDir,
+        cacheBytes: config.mediaCacheBytes,
+        ...gateways(config),
+      }),
     },
   );
   closers.push(api.close);

@@ -131,7 +131,7 @@ async function resolveImage(uri: string, options: UriCacheOptions): Promise<Imag
 }
 
 /** Tries each gateway in turn; returns the first 2xx. */
-async function fetchFirst(
+export async function fetchFirst(
   resolved: ResolvedUri,
   options: SafeFetchOptions,
 ): Promise<{ url: string; contentType: string | null; body: Buffer | null }> {
@@ -155,7 +155,7 @@ async function fetchFirst(
   throw last;
 }
 
-function imageField(body: Buffer | null): string {
+export function imageField(body: Buffer | null): string {
   let json: unknown;
   try {
     json = JSON.parse(body?.toString('utf8') ?? '');

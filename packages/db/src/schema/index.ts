@@ -28,7 +28,13 @@ import type {
   MarketplaceActivitiesTable,
   TokenOffersTable,
 } from './market';
-import type { ApiKeysTable, ChainTipTable, FailedTransactionsTable, IndexerCheckpointsTable } from './ops';
+import type {
+  ApiKeysTable,
+  ChainTipTable,
+  ExportUsageTable,
+  FailedTransactionsTable,
+  IndexerCheckpointsTable,
+} from './ops';
 
 /** The whole database as Kysely sees it; table names match the migrations. */
 export interface Database {
@@ -55,6 +61,7 @@ export interface Database {
   user_inventory_snapshots: UserInventorySnapshotsTable;
   collection_uri_cache: CollectionUriCacheTable;
   api_keys: ApiKeysTable;
+  export_usage: ExportUsageTable;
   indexer_checkpoints: IndexerCheckpointsTable;
   chain_tip: ChainTipTable;
   failed_transactions: FailedTransactionsTable;

@@ -10,6 +10,13 @@ export interface ApiKeysTable {
   last_used_at: NullableTimestamp;
 }
 
+/** Rows exported per key and UTC day (the export quota). */
+export interface ExportUsageTable {
+  key_id: string;
+  day: string;
+  rows: number;
+}
+
 export interface IndexerCheckpointsTable {
   name: string;
   last_version: number;
