@@ -1,6 +1,14 @@
 export { sql } from 'kysely';
 export { type CreateDbOptions, createDb, createPool, type Db } from './database';
-export { type EmbeddedDatabase, embeddedDatabaseUrl, freePort, startEmbeddedPostgres } from './embedded';
+export {
+  type EmbeddedDatabase,
+  type EmbeddedOptions,
+  EmbeddedStartError,
+  embeddedDatabaseUrl,
+  freePort,
+  runningEmbeddedUrl,
+  startEmbeddedPostgres,
+} from './embedded';
 export * from './ingest/index';
 export { MigrationError, migrateToLatest } from './migrate';
 export * from './queries/api/index';
