@@ -95,14 +95,14 @@ describe('a sale on the live devnet reaches the trending ranking', () => {
   it('moves the trending snapshot within 60 s of the sale', { timeout: 120_000 }, async () => {
     const initialTip = devnet.facts()?.chain.lastVersion ?? 0;
     // The first live fill after the initial chain, once the indexer has committed it.
-    let sale: { version: number; collection_id: string; committed: number } | undefined;
+    let sale: { version: number; collection_id: string } | undefined;
     await eventually(async () => {
       const { rows } = await sql<{ version: number; collection_id: string }>`
         SELECT transaction_version AS version, collection_id FROM marketplace_activities
         WHERE transaction_version > ${initialTip} AND kind LIKE 'fill_%' AND collection_id IS NOT NULL
         ORDER BY transaction_version LIMIT 1`.execute(test.db);
       expect(rows[0]).toBeDefined();
-      sale = { ...(rows[0] as { version: number; collection_id: string }), committed: Date.now() };
+      sale = rows[0];
     }, 60_000);
     const { collection_id: collectionId, version } = sale as NonNullable<typeof sale>;
 
@@ -115,7 +115,6 @@ describe('a sale on the live devnet reaches the trending ranking', () => {
       expect(entry).toBeDefined();
       expect(Number(entry?.metrics['sales'])).toBeGreaterThanOrEqual(truth[0]?.sales ?? 1);
     }, 60_000);
-    expect(Date.now() - (sale?.committed ?? 0)).toBeLessThan(60_000);
   });
 
   it('after catch-up, the top trending collection has rarity and a trending snapshot within the max wait of a change', {
