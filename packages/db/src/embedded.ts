@@ -14,7 +14,11 @@ export interface EmbeddedDatabase {
   clusterDir: string;
   /** The OS user Postgres runs as, when it is not this process's own (mdq runs as root). */
   osUser: string | null;
+  /** The postmaster's process id. */
+  pid: number;
   stop(): Promise<void>;
+  /** Lets this process exit while Postgres runs on (it is then stopped with stopEmbeddedPostgres). */
+  release(): void;
 }
 
 export interface EmbeddedOptions {
@@ -101,10 +105,12 @@ async function start(dir: string, sharedDir: string): Promise<EmbeddedDatabase> 
     port,
     clusterDir,
     osUser: runAs?.name ?? null,
+    pid: server.pid,
     async stop() {
       await server.stop();
       await rm(join(base, STATE_FILE), { force: true });
     },
+    release: server.release,
   };
 }
 
@@ -146,6 +152,20 @@ export async function runningEmbeddedUrl(dir: string): Promise<string | null> {
   const pid = await readFile(join(state.clusterDir, 'postmaster.pid'), 'utf8').catch(() => null);
   if (pid === null || Number(pid.split('\n')[0]) !== state.pid || !isAlive(state.pid)) return null;
   return embeddedDatabaseUrl(state.port);
+}
+
+/** Stops the embedded cluster another process started for `dir` (fast shutdown), if it runs. */
+export async function stopEmbeddedPostgres(dir: string, deadlineMs = 60_000): Promise<void> {
+  const text = await readFile(join(resolve(dir), STATE_FILE), 'utf8').catch(() => null);
+  if (text === null) return;
+  const state = JSON.parse(text) as State;
+  if (isAlive(state.pid)) process.kill(state.pid, 'SIGINT');
+  const until = Date.now() + deadlineMs;
+  while (isAlive(state.pid)) {
+    if (Date.now() > until) throw new Error(`the embedded Postgres (pid ${state.pid}) did not stop`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await rm(join(resolve(dir), STATE_FILE), { force: true });
 }
 
 /** The URL of an embedded cluster on `port`: what `mdq start` serves, and what other commands join. */

@@ -8,6 +8,7 @@ export {
   freePort,
   runningEmbeddedUrl,
   startEmbeddedPostgres,
+  stopEmbeddedPostgres,
 } from './embedded';
 export * from './ingest/index';
 export { MigrationError, migrateToLatest } from './migrate';

@@ -45,6 +45,8 @@ export interface RunningServer {
   pid: number;
   /** Fast shutdown (SIGINT: open sessions are ended), resolved when the postmaster has exited. */
   stop(): Promise<void>;
+  /** Stops holding this process open for the postmaster. */
+  release(): void;
 }
 
 /**
@@ -109,6 +111,7 @@ export async function startServer(
       child.kill('SIGINT');
       await exited;
     },
+    release: () => child.unref(),
   };
 }
 
