@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createRedis } from '@mdq/jobs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnCli } from './run-cli';
+import { isAlive, waitFor } from './wait-for';
 
 /*
  * The first of the README's two commands, as a newcomer runs it: no DATABASE_URL, no fullnode URL.
@@ -82,30 +83,3 @@ describe('mdq start on the embedded default', () => {
     expect(existsSync(join(state.clusterDir, 'postmaster.pid'))).toBe(false);
   });
 });
-
-async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  context: () => string,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (
-      await Promise.resolve()
-        .then(check)
-        .catch(() => false)
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out; output so far:\n${context()}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
