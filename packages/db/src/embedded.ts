@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 import { chmod, chown, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import { packagedBinaries, reachableBinaries } from './embedded/binaries';
 import { canAccess, firstLine, isRoot, postgresOsUser, type RunAs } from './embedded/os-user';
 import { initCluster, type ServerSpec, startServer } from './embedded/server';
+
+// Loaded through createRequire from this file: vitest's global setup (test-server.ts) runs it in
+// the runner of the package under test, which resolves bare imports from that package, not this one.
+const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
 
 export interface EmbeddedDatabase {
   url: string;

@@ -1,11 +1,16 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@mdq/config';
-import pg from 'pg';
-import lockfile from 'proper-lockfile';
 import { runningEmbeddedUrl, startEmbeddedPostgres, stopEmbeddedPostgres } from './embedded';
+
+// Through createRequire from this file: vitest runs a global setup in the runner of the package
+// under test, which resolves bare imports from that package (where pg is not a dependency).
+const require = createRequire(import.meta.url);
+const pg = require('pg') as typeof import('pg');
+const lockfile = require('proper-lockfile') as typeof import('proper-lockfile');
 
 /**
  * Vitest global setup of every package whose tests need Postgres. The server tests use, in order:

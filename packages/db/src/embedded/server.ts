@@ -2,11 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { chown, readFile, unlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { Binaries } from './binaries';
 import { firstLine, type RunAs } from './os-user';
+
+// Loaded through createRequire from this file: vitest's global setup (test-server.ts) runs it in
+// the runner of the package under test, which resolves bare imports from that package, not this one.
+const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
 
 export interface ServerSpec {
   binaries: Binaries;
