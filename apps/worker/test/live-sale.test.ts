@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
 import { type ChangeNotifier, createRedis, DEFAULT_COLLECTION_CHANGED_WINDOW_MS } from '@mdq/jobs';
+import { requireTestRedis } from '@mdq/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type WorkerHandle } from '../src/index';
 import { eventually, silentLogger } from './wait';
@@ -13,7 +14,7 @@ import { eventually, silentLogger } from './wait';
  * tip through the SDK and notifies the BullMQ worker after each commit, and the first live sale must
  * show up in the trending snapshot within a minute — without any scheduled job (schedules off).
  */
-const url = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const url = await requireTestRedis();
 const prefix = `mdq-live-${randomBytes(4).toString('hex')}`;
 const RANKINGS_BUCKET_MS = 2_000;
 /** For a loaded CI machine; a starved collection misses the bound by minutes, not seconds. */
