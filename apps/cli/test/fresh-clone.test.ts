@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createRedis } from '@mdq/jobs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive, waitFor } from './wait-for';
@@ -22,6 +23,7 @@ const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const ci = process.env['CI'] === 'true';
 const PATH = process.env['PATH'] ?? '';
 const tag = randomBytes(4).toString('hex');
+const execFileAsync = promisify(execFile);
 
 interface Banner {
   base: string;
@@ -38,13 +40,13 @@ describe('mdq start in a fresh clone in a private folder', () => {
     await redis.quit();
   });
 
-  const privateClone = (importMethod?: string): { work: string; clone: string } => {
+  const privateClone = async (importMethod?: string): Promise<{ work: string; clone: string }> => {
     const work = mkdtempSync(join(tmpdir(), 'mdq-clone-'));
     chmodSync(work, 0o700);
     cleanups.push(() => rmSync(work, { recursive: true, force: true }));
     const clone = join(work, 'mdq');
-    sh('git', ['clone', '--quiet', repoRoot, clone]);
-    sh(
+    await shAsync('git', ['clone', '--quiet', repoRoot, clone]);
+    await shAsync(
       'pnpm',
       [
         'install',
@@ -63,7 +65,7 @@ describe('mdq start in a fresh clone in a private folder', () => {
     { timeout: 400_000 },
     async () => {
       expect(hasTmux, 'tmux is needed for the terminal test').toBe(true);
-      const { work, clone } = privateClone();
+      const { work, clone } = await privateClone();
       // Where the postgres OS user finds binaries and cluster as root (default /var/lib/mdq).
       const shared = mkdtempSync(join(tmpdir(), 'mdq-clone-shared-'));
       chmodSync(shared, 0o755);
@@ -84,7 +86,9 @@ describe('mdq start in a fresh clone in a private folder', () => {
         '200',
         '-y',
         '50',
-        `cd ${clone} && env ${env} pnpm mdq start > ${out} 2>&1; echo $? > ${rc}`,
+        // The wrapping shell traps INT (a trap, unlike an ignore, is not inherited), so that after
+        // Ctrl-C it lives on to record pnpm's exit code.
+        `trap : INT; cd ${clone} && env ${env} pnpm mdq start > ${out} 2>&1; echo $? > ${rc}`,
       ]);
       cleanups.push(() => void spawnSync('tmux', ['-L', socket, 'kill-server']));
       const output = () => (existsSync(out) ? readFileSync(out, 'utf8') : '');
@@ -117,7 +121,7 @@ describe('mdq start in a fresh clone in a private folder', () => {
       const uid = sh('id', ['-u', user]).trim();
       const gid = sh('id', ['-g', user]).trim();
       // Copied, not hard-linked from root's store: the clone is then handed to the user whole.
-      const { work, clone } = privateClone('copy');
+      const { work, clone } = await privateClone('copy');
       sh('chown', ['-R', `${uid}:${gid}`, work]);
 
       const child = spawn(
