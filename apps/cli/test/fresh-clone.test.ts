@@ -204,3 +204,8 @@ function sh(command: string, args: string[], cwd?: string): string {
   }
   return result.stdout;
 }
+
+/** Clone and install take seconds: run them without blocking the test worker's event loop. */
+async function shAsync(command: string, args: string[], cwd?: string): Promise<void> {
+  await execFileAsync(command, args, { cwd, env: { ...process.env }, maxBuffer: 64 * 1024 * 1024 });
+}
