@@ -116,13 +116,13 @@ describe('mdq start in a fresh clone in a private folder', () => {
     { timeout: 400_000 },
     async () => {
       const user = `mdqt${tag}`;
-      sh('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', user]);
+      await shAsync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', user]);
       cleanups.push(() => void spawnSync('userdel', [user]));
       const uid = sh('id', ['-u', user]).trim();
       const gid = sh('id', ['-g', user]).trim();
       // Copied, not hard-linked from root's store: the clone is then handed to the user whole.
       const { work, clone } = await privateClone('copy');
-      sh('chown', ['-R', `${uid}:${gid}`, work]);
+      await shAsync('chown', ['-R', `${uid}:${gid}`, work]);
 
       const child = spawn(
         'setpriv',
