@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { chmod, chown, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { packagedBinaries, reachableBinaries } from './embedded/binaries';
+import { ensureSharedDir, packagedBinaries, reachableBinaries } from './embedded/binaries';
 import { canAccess, firstLine, isRoot, postgresOsUser, type RunAs } from './embedded/os-user';
 import { initCluster, type ServerSpec, startServer } from './embedded/server';
 
@@ -74,10 +74,7 @@ async function start(dir: string, sharedDir: string): Promise<EmbeddedDatabase> 
   const base = await realpath(resolve(dir));
   const runAs = isRoot() ? await postgresOsUser() : null;
   let binaries = await packagedBinaries();
-  if (runAs) {
-    await ensureSharedDir(sharedDir);
-    binaries = await reachableBinaries(binaries, runAs, sharedDir);
-  }
+  if (runAs) binaries = await reachableBinaries(binaries, runAs, sharedDir);
   const clusterDir = await clusterLocation(base, runAs, sharedDir);
   const spec: ServerSpec = {
     binaries,
@@ -138,14 +135,9 @@ async function clusterLocation(base: string, runAs: RunAs | null, sharedDir: str
   }
   if (await exists(join(relocated, 'PG_VERSION'))) return relocated;
   if (await canAccess(runAs, base, ['-x'])) return inPlace;
+  await ensureSharedDir(sharedDir);
   await mkdir(join(sharedDir, 'clusters'), { recursive: true });
   return relocated;
-}
-
-async function ensureSharedDir(sharedDir: string): Promise<void> {
-  const created = await mkdir(sharedDir, { recursive: true });
-  // Only a folder mdq created is opened up; an operator's own folder keeps its mode.
-  if (created !== undefined) await chmod(sharedDir, 0o755);
 }
 
 /** The URL of the embedded cluster another mdq process runs for `dir`, or null when none runs. */

@@ -1,4 +1,4 @@
-import { cp, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, cp, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -44,6 +44,7 @@ export async function reachableBinaries(
   const target = join(sharedDir, `postgres-${packaged.version}`);
   const copied = binariesIn(target, packaged.version);
   if (!(await stat(copied.postgres).catch(() => null))) {
+    await ensureSharedDir(sharedDir);
     const partial = `${target}.partial-${process.pid}`;
     await rm(partial, { recursive: true, force: true });
     await cp(packaged.dir, partial, { recursive: true, preserveTimestamps: true });
@@ -57,4 +58,10 @@ export async function reachableBinaries(
     throw new Error(`the OS user ${user.name} cannot run ${copied.postgres} (make ${sharedDir} traversable)`);
   }
   return copied;
+}
+
+/** Created only when something must move there; only a folder mdq created is opened up (0755). */
+export async function ensureSharedDir(sharedDir: string): Promise<void> {
+  const created = await mkdir(sharedDir, { recursive: true });
+  if (created !== undefined) await chmod(sharedDir, 0o755);
 }
