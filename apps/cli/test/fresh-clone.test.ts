@@ -1,6 +1,7 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +39,13 @@ describe('mdq start in a fresh clone in a private folder', () => {
     const keys = await redis.keys(`mdq-clone-${tag}*`);
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
-  });
+    // Removing two installed clones (one a full copy) takes a while on a loaded machine.
+  }, 300_000);
 
   const privateClone = async (importMethod?: string): Promise<{ work: string; clone: string }> => {
     const work = mkdtempSync(join(tmpdir(), 'mdq-clone-'));
     chmodSync(work, 0o700);
-    cleanups.push(() => rmSync(work, { recursive: true, force: true }));
+    cleanups.push(() => rm(work, { recursive: true, force: true }));
     const clone = join(work, 'mdq');
     await shAsync('git', ['clone', '--quiet', repoRoot, clone]);
     await shAsync(
@@ -69,7 +71,7 @@ describe('mdq start in a fresh clone in a private folder', () => {
       // Where the postgres OS user finds binaries and cluster as root (default /var/lib/mdq).
       const shared = mkdtempSync(join(tmpdir(), 'mdq-clone-shared-'));
       chmodSync(shared, 0o755);
-      cleanups.push(() => rmSync(shared, { recursive: true, force: true }));
+      cleanups.push(() => rm(shared, { recursive: true, force: true }));
 
       const socket = `mdq-test-${tag}`;
       const out = join(work, 'start.out');
