@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // The CLI tests run `mdq` as real processes; `start` boots Postgres, a devnet and the whole service.
-export default defineConfig({ test: { testTimeout: 120_000, hookTimeout: 120_000 } });
+// The global setup finds the Postgres the tests use (an embedded one when none answers).
+export default defineConfig({
+  test: { globalSetup: ['../../packages/db/src/test-server.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
+});

@@ -2,4 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Tests talk to real Postgres, Redis and devnet servers; on a loaded 2-core CI machine a test that
 // pages a whole chain through the API can take tens of seconds, so the limits are generous.
-export default defineConfig({ test: { testTimeout: 60_000, hookTimeout: 120_000 } });
+// The global setup finds the Postgres the tests use (an embedded one when none answers).
+export default defineConfig({
+  test: { globalSetup: ['../../packages/db/src/test-server.ts'], testTimeout: 60_000, hookTimeout: 120_000 },
+});

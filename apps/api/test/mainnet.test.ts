@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS, normalizeAddress } from '@mdq/chain';
-import { fixturesRoot } from '@mdq/chain/fixtures';
+import { testFixturesRoot } from '@mdq/chain/fixtures';
 import { createApiKey } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
@@ -17,7 +17,7 @@ import { buildApp } from '../src/index';
  * answer with what the chain says — read here straight from the raw event JSON of the fixture
  * files, not from anything mdq computed.
  */
-const root = fixturesRoot();
+const root = testFixturesRoot();
 
 interface RawEvent {
   typeStr: string;

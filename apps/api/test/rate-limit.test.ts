@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { requireTestRedis } from '@mdq/jobs/testing';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +64,7 @@ describe('rate limits per API key', () => {
   });
 
   it('shares one budget between replicas through Redis', async () => {
-    const url = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+    const url = await requireTestRedis();
     const redisA = new Redis(url);
     const redisB = new Redis(url);
     const shared = (await createApiKey(test.db, { name: `replicas-${randomBytes(3).toString('hex')}` })).key;

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRedis } from '@mdq/jobs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnCli } from './run-cli';
+import { isAlive, waitFor } from './wait-for';
 
 /*
  * The first of the README's two commands, as a newcomer runs it: no DATABASE_URL, no fullnode URL.
@@ -13,9 +14,13 @@ import { spawnCli } from './run-cli';
  */
 describe('mdq start on the embedded default', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mdq-start-'));
+  // As root the private data folder is out of the postgres user's reach: the cluster goes here.
+  const sharedDir = mkdtempSync(join(tmpdir(), 'mdq-start-shared-'));
+  chmodSync(sharedDir, 0o755);
   const prefix = `mdq-start-${randomBytes(4).toString('hex')}`;
   afterAll(async () => {
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(sharedDir, { recursive: true, force: true });
     const redis = createRedis('redis://127.0.0.1:6379');
     const keys = await redis.keys(`${prefix}:*`);
     if (keys.length > 0) await redis.del(...keys);
@@ -25,6 +30,7 @@ describe('mdq start on the embedded default', () => {
   it('serves health and keyed requests, then stops cleanly on SIGINT', async () => {
     const child = spawnCli(['start'], {
       MDQ_DATA_DIR: dataDir,
+      MDQ_SHARED_DIR: sharedDir,
       PORT: '0',
       MDQ_DEVNET_PORT: '0',
       MDQ_QUEUE_PREFIX: prefix,
@@ -67,37 +73,13 @@ describe('mdq start on the embedded default', () => {
     });
     expect(keyed.status).toBe(200);
 
-    const pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const state = JSON.parse(readFileSync(join(dataDir, 'postgres.json'), 'utf8')) as {
+      pid: number;
+      clusterDir: string;
+    };
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(isAlive(pid)).toBe(false);
-    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    expect(isAlive(state.pid)).toBe(false);
+    expect(existsSync(join(state.clusterDir, 'postmaster.pid'))).toBe(false);
   });
 });
-
-async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  context: () => string,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (
-      await Promise.resolve()
-        .then(check)
-        .catch(() => false)
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out; output so far:\n${context()}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

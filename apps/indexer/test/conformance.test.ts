@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
-import { findFixtureTransaction, fixturesRoot } from '@mdq/chain/fixtures';
+import { findFixtureTransaction, testFixturesRoot } from '@mdq/chain/fixtures';
 import { type Db, sql, writeBatch } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 
@@ -15,7 +15,7 @@ import { type ExpectedCase, expectedCases, norm, readExpected } from './support/
  * stores must match the official processor's rows on the fields both models share. Differences
  * are allowed only where docs/CONFORMANCE.md lists a deliberate deviation (support/deviations.ts).
  */
-const root = fixturesRoot();
+const root = testFixturesRoot();
 const decode = createDecoder({
   marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
   lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,

@@ -1,13 +1,13 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
-import { fixturesRoot, loadFixtureTransactions } from '@mdq/chain/fixtures';
+import { loadFixtureTransactions, testFixturesRoot } from '@mdq/chain/fixtures';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { noopNotifier } from '@mdq/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDecoder, memorySource, runIndexer } from '../src/index';
 import { stateFingerprint } from './support/db-hash';
 
-const root = fixturesRoot();
+const root = testFixturesRoot();
 const decode = createDecoder({
   marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
   lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,

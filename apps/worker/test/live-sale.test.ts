@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
 import { type ChangeNotifier, createRedis, DEFAULT_COLLECTION_CHANGED_WINDOW_MS } from '@mdq/jobs';
+import { requireTestRedis } from '@mdq/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type WorkerHandle } from '../src/index';
 import { eventually, silentLogger } from './wait';
@@ -13,7 +14,7 @@ import { eventually, silentLogger } from './wait';
  * tip through the SDK and notifies the BullMQ worker after each commit, and the first live sale must
  * show up in the trending snapshot within a minute — without any scheduled job (schedules off).
  */
-const url = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const url = await requireTestRedis();
 const prefix = `mdq-live-${randomBytes(4).toString('hex')}`;
 const RANKINGS_BUCKET_MS = 2_000;
 /** For a loaded CI machine; a starved collection misses the bound by minutes, not seconds. */
@@ -95,14 +96,14 @@ describe('a sale on the live devnet reaches the trending ranking', () => {
   it('moves the trending snapshot within 60 s of the sale', { timeout: 120_000 }, async () => {
     const initialTip = devnet.facts()?.chain.lastVersion ?? 0;
     // The first live fill after the initial chain, once the indexer has committed it.
-    let sale: { version: number; collection_id: string; committed: number } | undefined;
+    let sale: { version: number; collection_id: string } | undefined;
     await eventually(async () => {
       const { rows } = await sql<{ version: number; collection_id: string }>`
         SELECT transaction_version AS version, collection_id FROM marketplace_activities
         WHERE transaction_version > ${initialTip} AND kind LIKE 'fill_%' AND collection_id IS NOT NULL
         ORDER BY transaction_version LIMIT 1`.execute(test.db);
       expect(rows[0]).toBeDefined();
-      sale = { ...(rows[0] as { version: number; collection_id: string }), committed: Date.now() };
+      sale = rows[0];
     }, 60_000);
     const { collection_id: collectionId, version } = sale as NonNullable<typeof sale>;
 
@@ -115,7 +116,6 @@ describe('a sale on the live devnet reaches the trending ranking', () => {
       expect(entry).toBeDefined();
       expect(Number(entry?.metrics['sales'])).toBeGreaterThanOrEqual(truth[0]?.sales ?? 1);
     }, 60_000);
-    expect(Date.now() - (sale?.committed ?? 0)).toBeLessThan(60_000);
   });
 
   it('after catch-up, the top trending collection has rarity and a trending snapshot within the max wait of a change', {

@@ -149,9 +149,7 @@ describe('collection URI cache', () => {
       status: 'error',
       error: 'response larger than 2048 bytes',
     });
-    const started = Date.now();
     expect(await resolve(`${base}/slow`)).toMatchObject({ status: 'error', error: 'timed out' });
-    expect(Date.now() - started).toBeLessThan(1_500);
     expect(await resolve(`${base}/bad`)).toMatchObject({ status: 'error', error: 'metadata is not JSON' });
     expect(await resolve(`${base}/noimage`)).toMatchObject({
       status: 'error',

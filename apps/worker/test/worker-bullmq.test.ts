@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Db, readRanking } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { createRedis, QUEUE_NAMES } from '@mdq/jobs';
+import { requireTestRedis } from '@mdq/jobs/testing';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextRun, SCHEDULES } from '../src/schedules';
@@ -9,7 +10,7 @@ import { startWorker } from '../src/start-worker';
 import { addr, insertCollection, insertSale, insertToken, insertTraits } from './helpers';
 import { eventually, silentLogger } from './wait';
 
-const url = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const url = await requireTestRedis();
 const prefix = `mdq-worker-test-${randomBytes(4).toString('hex')}`;
 const redis = createRedis(url);
 let t: TestDatabase;

@@ -39,9 +39,8 @@ describe('worker without Redis', () => {
       expect((await readRanking(db, 'trending')).map((e) => e.collectionId)).toEqual([id]);
       expect(await db.selectFrom('token_rarity').select('rank').execute()).toEqual([{ rank: 1 }]);
     });
-    const started = Date.now();
+    // Closing must finish (the test's own timeout catches a hang); how fast is for `pnpm bench`.
     await worker.close();
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('runs the declared cron patterns on the in-process clock', () => {

@@ -18,6 +18,8 @@ export interface Config {
   marketplaceAddress: string;
   lootboxAddress: string;
   dataDir: string;
+  /** As root: a folder the `postgres` OS user can reach, for the embedded Postgres (docs/DECISIONS.md). */
+  sharedDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   devnetPort: number;
   indexerBatchSize: number;
@@ -61,6 +63,7 @@ export function loadConfig(env: Env = process.env): Config {
     marketplaceAddress: readAddress(env, 'MARKETPLACE_ADDRESS', DEFAULTS.marketplaceAddress),
     lootboxAddress: readAddress(env, 'LOOTBOX_ADDRESS', DEFAULTS.lootboxAddress),
     dataDir: env['MDQ_DATA_DIR']?.trim() || DEFAULTS.dataDir,
+    sharedDir: env['MDQ_SHARED_DIR']?.trim() || DEFAULTS.sharedDir,
     logLevel: readEnum(
       env,
       'MDQ_LOG_LEVEL',

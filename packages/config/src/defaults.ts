@@ -8,6 +8,8 @@ export const DEFAULTS = {
   port: 3000,
   devnetPort: 8090,
   dataDir: '.data',
+  // As root only: where the `postgres` OS user can reach the embedded binaries and cluster.
+  sharedDir: '/var/lib/mdq',
   indexerBatchSize: 500,
   rateLimitPerMinute: 1200,
   readyMaxLagSeconds: 120,

@@ -1,6 +1,15 @@
 export { sql } from 'kysely';
 export { type CreateDbOptions, createDb, createPool, type Db, poolOf } from './database';
-export { type EmbeddedDatabase, embeddedDatabaseUrl, freePort, startEmbeddedPostgres } from './embedded';
+export {
+  type EmbeddedDatabase,
+  type EmbeddedOptions,
+  EmbeddedStartError,
+  embeddedDatabaseUrl,
+  freePort,
+  runningEmbeddedUrl,
+  startEmbeddedPostgres,
+  stopEmbeddedPostgres,
+} from './embedded';
 export * from './export/index';
 export * from './ingest/index';
 export { MigrationError, migrateToLatest } from './migrate';

@@ -15,14 +15,10 @@ function chainHash(options: Parameters<typeof streamTransactions>[0]): { hash: s
 
 describe('determinism', () => {
   it('same seed => same chain, byte for byte', () => {
-    const t0 = performance.now();
     const a = chainHash({ preset: 'tiny', seed: 7 });
-    const elapsed = performance.now() - t0;
     const b = chainHash({ preset: 'tiny', seed: 7 });
     expect(a.count).toBe(600);
     expect(b.hash).toBe(a.hash);
-    // The unit-test scale must stay far below a second.
-    expect(elapsed).toBeLessThan(1000);
   });
 
   it('another seed or end time gives another chain', () => {

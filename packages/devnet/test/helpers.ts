@@ -1,20 +1,15 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testFixturesRoot } from '@mdq/chain/fixtures';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** packages/devnet/test -> repository root. */
 export const repoRoot = resolve(here, '../../..');
 
-/** The shared fixtures folder (../shared next to the repository, or /work/shared), or null when absent. */
+/** The recorded transactions of the shared fixtures, or null when absent (a failure under CI=true). */
 export function fixturesDir(): string | null {
-  for (const candidate of [
-    resolve(repoRoot, '../shared/fixtures/aptos-mainnet/transactions'),
-    '/work/shared/fixtures/aptos-mainnet/transactions',
-  ]) {
-    if (existsSync(candidate)) return candidate;
-  }
-  return null;
+  const root = testFixturesRoot();
+  return root === null ? null : join(root, 'transactions');
 }
 
 export type Json = Record<string, unknown>;

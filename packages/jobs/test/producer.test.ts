@@ -9,8 +9,9 @@ import {
   redisAnswers,
   redisChangeBacklog,
 } from '../src/index';
+import { requireTestRedis } from '../src/testing';
 
-const url = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const url = await requireTestRedis();
 
 describe('collection-changed producer', () => {
   const redis = createRedis(url);

@@ -1,5 +1,5 @@
 import { startApi } from '@mdq/api';
-import { loadConfig } from '@mdq/config';
+import { type Config, loadConfig } from '@mdq/config';
 import type { DevnetServer } from '@mdq/devnet';
 import { fullnodeSource, runIndexer, watchChainTip } from '@mdq/indexer';
 import { observeIndexerBatch } from '@mdq/telemetry';
@@ -17,6 +17,20 @@ export async function runStart(): Promise<void> {
   const config = loadConfig();
   const closers: (() => Promise<void>)[] = [];
   const signal = onShutdown(closers);
+  try {
+    await startAll(config, closers, signal);
+  } catch (error) {
+    // The embedded Postgres runs in its own process group and would outlive a failed start.
+    for (const close of [...closers].reverse()) await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startAll(
+  config: Config,
+  closers: (() => Promise<void>)[],
+  signal: AbortSignal,
+): Promise<void> {
   const database = await resolveDatabase(config, { mayStart: true, migrate: true });
   closers.push(database.close);
   const key = await ensureDemoKey(config, database.db);
@@ -86,7 +100,7 @@ export async function runStart(): Promise<void> {
       `  docs       ${api.url}/docs`,
       `  metrics    ${api.url}/metrics`,
       ...(config.adminKey && redisUrl ? [`  queues     ${api.url}/admin/queues (admin key)`] : []),
-      `  database   ${database.origin}`,
+      `  database   ${database.origin}${database.location ? `, data in ${database.location}` : ''}`,
       `  chain      ${devnet ? `embedded devnet at ${devnet.url}` : fullnodeUrl}`,
       `  worker     ${worker.mode}${redisUrl ? ` (${redisUrl})` : ''}`,
       '',

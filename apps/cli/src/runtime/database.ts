@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import type { Config } from '@mdq/config';
-import { createDb, type Db, embeddedDatabaseUrl, migrateToLatest, startEmbeddedPostgres } from '@mdq/db';
+import { createDb, type Db, migrateToLatest, runningEmbeddedUrl, startEmbeddedPostgres } from '@mdq/db';
 import { UsageError } from './fail';
 
 export interface ResolvedDatabase {
@@ -9,6 +7,8 @@ export interface ResolvedDatabase {
   db: Db;
   /** Where the database came from, for the start-up banner. */
   origin: 'DATABASE_URL' | 'embedded (started)' | 'embedded (already running)';
+  /** Where an embedded cluster started here keeps its data, and as which OS user it runs. */
+  location?: string;
   close(): Promise<void>;
 }
 
@@ -23,16 +23,20 @@ export async function resolveDatabase(
   let url = config.databaseUrl;
   let origin: ResolvedDatabase['origin'] = 'DATABASE_URL';
   let stop: (() => Promise<void>) | undefined;
+  let location: string | undefined;
   if (!url) {
-    const running = await runningEmbedded(config.dataDir);
+    const running = await runningEmbeddedUrl(config.dataDir);
     if (running) {
       url = running;
       origin = 'embedded (already running)';
     } else if (options.mayStart) {
-      const embedded = await startEmbeddedPostgres(config.dataDir);
+      const embedded = await startEmbeddedPostgres(config.dataDir, { sharedDir: config.sharedDir });
       url = embedded.url;
       origin = 'embedded (started)';
       stop = embedded.stop;
+      location = embedded.osUser
+        ? `${embedded.clusterDir} (run as OS user ${embedded.osUser})`
+        : embedded.clusterDir;
     } else {
       throw new UsageError(
         'DATABASE_URL is not set and no embedded database is running (start one with `pnpm mdq start`)',
@@ -51,26 +55,10 @@ export async function resolveDatabase(
     url,
     db,
     origin,
+    ...(location ? { location } : {}),
     async close() {
       await db.destroy();
       await stop?.();
     },
   };
-}
-
-/** The embedded cluster writes its port next to its data; a live postmaster.pid means it runs. */
-async function runningEmbedded(dataDir: string): Promise<string | null> {
-  const base = resolve(dataDir);
-  const [port, pid] = await Promise.all([
-    readFile(join(base, 'postgres.port'), 'utf8').catch(() => null),
-    readFile(join(base, 'postgres', 'postmaster.pid'), 'utf8').catch(() => null),
-  ]);
-  if (!port || !pid) return null;
-  const processId = Number(pid.split('\n')[0]);
-  try {
-    process.kill(processId, 0);
-  } catch {
-    return null;
-  }
-  return embeddedDatabaseUrl(port.trim());
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from '@mdq/config';
+import { EmbeddedStartError } from '@mdq/db';
 
 /** A problem the operator can fix: printed as one line, exit code 2, no stack trace. */
 export class UsageError extends Error {
@@ -10,7 +11,8 @@ export function exitCodeFor(error: unknown): number {
 }
 
 export function describeFailure(error: unknown): string {
-  if (error instanceof ConfigError || error instanceof UsageError) return `mdq: ${error.message}`;
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof EmbeddedStartError)
+    return `mdq: ${error.message}`;
   if (error instanceof Error) return `mdq: ${error.name}: ${error.message}`;
   return `mdq: ${String(error)}`;
 }
