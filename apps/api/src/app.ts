@@ -2,12 +2,13 @@ import sensible from '@fastify/sensible';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from '@mdq/db';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { registerApiKeyAuth } from './plugins/auth';
+import { createApiKeyAuth, type InvalidKeyLimit, registerApiKeyAuth } from './plugins/auth';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
 import { cachedFreshness, registerFreshnessHeaders } from './plugins/freshness';
 import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
+import { createKeyCache, type KeyCacheOptions } from './plugins/key-cache';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
@@ -30,6 +31,8 @@ export interface AppOptions {
   readyMaxLagSeconds?: number;
   /** The bull-board dashboard at /admin/queues; absent without Redis or an admin key. */
   queueDashboard?: QueueDashboardOptions;
+  /** The API key cache (revocations heard on `listenUrl`, the primary's URL). */
+  apiKeys?: KeyCacheOptions & { invalid?: InvalidKeyLimit };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -61,10 +64,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now: () => new Date(),
   });
 
+  // One key cache for both path prefixes: a revocation must reach every form of every route.
+  const keys = createKeyCache(options.db, options.apiKeys);
+  app.addHook('onClose', () => keys.close());
+  const authenticate = createApiKeyAuth(keys, options.apiKeys?.invalid);
   for (const prefix of [`/${options.network}/api`, `/${options.network}`]) {
     await app.register(
       async (scope) => {
-        registerApiKeyAuth(scope, options.db);
+        registerApiKeyAuth(scope, authenticate);
         registerFreshnessHeaders(scope, freshness);
         await areaRoutes(scope, {
           db: options.db,

@@ -39,6 +39,7 @@ export async function startApi(
     db,
     ...(readDb ? { readDb } : {}),
     network: config.network,
+    apiKeys: { listenUrl: databaseUrl },
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     readyMaxLagSeconds: config.readyMaxLagSeconds,

@@ -4,9 +4,12 @@ export { type EmbeddedDatabase, embeddedDatabaseUrl, freePort, startEmbeddedPost
 export * from './ingest/index';
 export { MigrationError, migrateToLatest } from './migrate';
 export * from './queries/api/index';
+export * from './queries/api-key-events';
 export * from './queries/api-keys';
+export * from './queries/change-outbox';
 export * from './queries/checkpoints';
 export * from './queries/freshness';
+export * from './queries/follower-lock';
 export * from './queries/locks';
 export * from './queries/worker/index';
 export type * from './schema/index';

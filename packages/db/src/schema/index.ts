@@ -28,7 +28,13 @@ import type {
   MarketplaceActivitiesTable,
   TokenOffersTable,
 } from './market';
-import type { ApiKeysTable, ChainTipTable, FailedTransactionsTable, IndexerCheckpointsTable } from './ops';
+import type {
+  ApiKeysTable,
+  ChainTipTable,
+  CollectionChangeOutboxTable,
+  FailedTransactionsTable,
+  IndexerCheckpointsTable,
+} from './ops';
 
 /** The whole database as Kysely sees it; table names match the migrations. */
 export interface Database {
@@ -57,6 +63,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   indexer_checkpoints: IndexerCheckpointsTable;
   chain_tip: ChainTipTable;
+  collection_change_outbox: CollectionChangeOutboxTable;
   failed_transactions: FailedTransactionsTable;
 }
 
