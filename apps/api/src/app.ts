@@ -6,9 +6,9 @@ import { createApiKeyAuth, type InvalidKeyLimit, registerApiKeyAuth } from './pl
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
 import { cachedFreshness, registerFreshnessHeaders } from './plugins/freshness';
+import { createKeyCache, type KeyCacheOptions } from './plugins/key-cache';
 import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
-import { createKeyCache, type KeyCacheOptions } from './plugins/key-cache';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
