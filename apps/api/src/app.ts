@@ -2,10 +2,11 @@ import sensible from '@fastify/sensible';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from '@mdq/db';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { registerApiKeyAuth } from './plugins/auth';
+import { createApiKeyAuth, type InvalidKeyLimit, registerApiKeyAuth } from './plugins/auth';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
 import { cachedFreshness, registerFreshnessHeaders } from './plugins/freshness';
+import { createKeyCache, type KeyCacheOptions } from './plugins/key-cache';
 import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
@@ -35,6 +36,8 @@ export interface AppOptions {
   exportRowsPerDay?: number;
   /** Thumbnails (apps/worker createMediaRenderer); /media answers 503 without it. */
   media?: MediaService;
+  /** The API key cache (revocations heard on `listenUrl`, the primary's URL). */
+  apiKeys?: KeyCacheOptions & { invalid?: InvalidKeyLimit };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -66,11 +69,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now: () => new Date(),
   });
 
+  // One key cache for both path prefixes: a revocation must reach every form of every route.
+  const keys = createKeyCache(options.db, options.apiKeys);
+  app.addHook('onClose', () => keys.close());
+  const authenticate = createApiKeyAuth(keys, options.apiKeys?.invalid);
   for (const prefix of [`/${options.network}/api`, `/${options.network}`]) {
     await app.register(async (scope) => mediaRoutes(scope, options.media), { prefix });
     await app.register(
       async (scope) => {
-        registerApiKeyAuth(scope, options.db);
+        registerApiKeyAuth(scope, authenticate);
         registerFreshnessHeaders(scope, freshness);
         await areaRoutes(scope, {
           db: options.db,

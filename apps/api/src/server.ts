@@ -44,6 +44,7 @@ export async function startApi(
     network: config.network,
     exportRowsPerDay: config.exportRowsPerDay,
     ...(options.media ? { media: options.media } : {}),
+    apiKeys: { listenUrl: databaseUrl },
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     readyMaxLagSeconds: config.readyMaxLagSeconds,

@@ -52,7 +52,7 @@ describe.skipIf(root === null)('API on ingested mainnet transactions (needs ../s
     devnet = await startDevnetServer({ port: 0, transactionsDir: join(root as string, 'transactions') });
     const stats = await runIndexer({
       db: test.db,
-      source: fullnodeSource(devnet.url),
+      source: fullnodeSource(devnet.url, { sparse: true }),
       decode: createDecoder({
         marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
         lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,

@@ -1,3 +1,4 @@
+export { checkContiguity, GapError } from './contiguity';
 export { createDecoder, type DecoderOptions } from './decoder';
 export { memorySource } from './memory-source';
 export {

@@ -12,6 +12,7 @@ export function memorySource(transactions: readonly TransactionResponse[]): Chai
   const last = sorted.at(-1);
   const first = sorted[0];
   return {
+    sparse: true,
     async tip() {
       return { ledgerVersion: last ? versionOf(last) : 0, oldestVersion: first ? versionOf(first) : 0 };
     },

@@ -1,7 +1,19 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import type { DecodedTransaction } from '@mdq/chain';
-import { type Db, type IngestResult, readCheckpoint, withAdvisoryLock, writeBatch } from '@mdq/db';
+import {
+  acquireFollowerLock,
+  CheckpointMovedError,
+  type Db,
+  type FollowerLock,
+  type IngestResult,
+  LockUnavailableError,
+  readCheckpoint,
+  writeBatch,
+} from '@mdq/db';
 import type { ChangeNotifier } from '@mdq/jobs';
+import { createFailureLog, describeError, type FailureLog, failureKey } from '@mdq/log';
+import { checkContiguity, GapError } from './contiguity';
+import { type OutboxDrainer, startOutboxDrainer } from './outbox-drainer';
 import type { ChainSource } from './source';
 import { versionOf } from './source';
 import { type FailedDecode, toBatch } from './to-batch';
@@ -40,6 +52,10 @@ export interface IndexerOptions {
   /** Poll interval when caught up; grows up to maxPollMs while nothing new arrives. */
   pollMs?: number;
   maxPollMs?: number;
+  /** Longest wait between two attempts of a failing call (default 30 s); attempts never stop. */
+  maxBackoffMs?: number;
+  /** Times a page with a gap is fetched again before the run stops with a GapError (default 5). */
+  gapRetries?: number;
 }
 
 export interface BatchCommitted {
@@ -70,11 +86,31 @@ const MAIN = 'main';
 export async function runIndexer(options: IndexerOptions): Promise<IndexerStats> {
   const ranged = options.from !== undefined || options.to !== undefined;
   const name = ranged ? `range:${options.from ?? 0}-${options.to ?? 'tip'}` : MAIN;
-  const run = () => follow(options, name);
-  return ranged ? run() : withAdvisoryLock(options.db, `mdq-indexer:${MAIN}`, run);
+  const failures = createFailureLog();
+  const drainer = startOutboxDrainer({
+    db: options.db,
+    notifier: options.notifier,
+    log: options.log,
+    failures,
+  });
+  let lock: FollowerLock | null = null;
+  try {
+    if (!ranged) lock = await acquireFollowerLock(options.db, `mdq-indexer:${MAIN}`);
+    return await follow(options, name, { failures, drainer, lock });
+  } finally {
+    await drainer.close();
+    await lock?.release();
+    failures.close();
+  }
 }
 
-async function follow(options: IndexerOptions, name: string): Promise<IndexerStats> {
+interface Runtime {
+  failures: FailureLog;
+  drainer: OutboxDrainer;
+  lock: FollowerLock | null;
+}
+
+async function follow(options: IndexerOptions, name: string, runtime: Runtime): Promise<IndexerStats> {
   const started = Date.now();
   const stats: IndexerStats = {
     checkpoint: name,
@@ -85,20 +121,39 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
     lastVersion: null,
     elapsedMs: 0,
   };
-  const checkpoint = await readCheckpoint(options.db, name);
-  const tip = await retry(() => options.source.tip(), options);
-  let next = checkpoint !== null ? checkpoint + 1 : (options.from ?? tip.oldestVersion);
+  const retrying = <T>(what: string, fn: () => Promise<T>) => retry(what, fn, options, runtime.failures);
+  let committed = await retrying('read the checkpoint', () => readCheckpoint(options.db, name));
+  const tip = await retrying('read the chain tip', () => options.source.tip());
+  let next = committed !== null ? committed + 1 : (options.from ?? tip.oldestVersion);
   const stopAt = options.to ?? (options.untilCaughtUp ? tip.ledgerVersion : Number.POSITIVE_INFINITY);
   let idleMs = options.pollMs ?? 250;
+  const sparse = options.source.sparse === true;
+  const gapRetries = options.gapRetries ?? 5;
+
+  // A page is fetched again while it does not continue at `start`; a source that insists stops
+  // the run with the GapError naming the missing versions.
+  const fetchPage = async (start: number, limit: number): Promise<TransactionResponse[]> => {
+    for (let attempt = 0; ; attempt++) {
+      const fetched = await retrying('fetch transactions', () => options.source.fetch(start, limit));
+      if (!Array.isArray(fetched)) throw new Error('the source answered with something else than a list');
+      const kept = fetched.filter((tx) => versionOf(tx) <= stopAt);
+      try {
+        checkContiguity(kept, start, sparse);
+        return kept;
+      } catch (error) {
+        if (!(error instanceof GapError) || attempt >= gapRetries || options.signal?.aborted) throw error;
+        const reason = error.message;
+        runtime.failures.report(failureKey(reason), ({ count }) =>
+          options.log?.warn({ err: reason, attempt: attempt + 1, count }, 'refetching a page with a gap'),
+        );
+        await sleep(Math.min(250 * 2 ** attempt, options.maxBackoffMs ?? 30_000), options.signal);
+      }
+    }
+  };
 
   // The next batch is fetched while the current one is decoded and written: the fullnode's
   // latency and the database's overlap instead of adding up.
-  const fetchFrom = (start: number) => {
-    const limit = Math.min(options.batchSize, stopAt - start + 1);
-    return retry(() => options.source.fetch(start, limit), options).then((fetched) =>
-      fetched.filter((tx) => versionOf(tx) >= start && versionOf(tx) <= stopAt),
-    );
-  };
+  const fetchFrom = (start: number) => fetchPage(start, Math.min(options.batchSize, stopAt - start + 1));
   let prefetched: Promise<TransactionResponse[]> | null = null;
   // The batch being written while the next one is decoded: decoding is this process's CPU, the
   // write is Postgres', so on two cores they overlap. Writes stay strictly in order.
@@ -107,12 +162,10 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
   const commit = async (inFlight: InFlight) => {
     const { transactions, failed, lastVersion } = inFlight;
     const result = await inFlight.result;
-    // Enqueued only after commit: the worker must never see a change the database does not hold.
-    await options.notifier
-      .collectionsChanged(result.touchedCollections, lastVersion)
-      .catch((error: unknown) => {
-        options.log?.warn({ err: reasonOf(error) }, 'could not enqueue collection-changed jobs');
-      });
+    committed = lastVersion;
+    // The collection-changed jobs sit in the outbox, committed with the batch; the drainer enqueues
+    // them in the background so that a Redis outage never holds ingestion.
+    runtime.drainer.kick();
     stats.transactions += transactions;
     stats.rows += result.rowsWritten;
     stats.batches += 1;
@@ -135,64 +188,94 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
     });
   };
 
-  while (!options.signal?.aborted && next <= stopAt) {
-    const txs = await (prefetched ?? fetchFrom(next));
-    prefetched = null;
-    if (txs.length === 0) {
-      if (writing) {
-        await commit(writing);
-        writing = null;
+  try {
+    while (!options.signal?.aborted && next <= stopAt) {
+      const txs = await (prefetched ?? fetchFrom(next));
+      prefetched = null;
+      if (txs.length === 0) {
+        if (writing) {
+          await commit(writing);
+          writing = null;
+        }
+        if (options.untilCaughtUp || options.to !== undefined) {
+          // A recorded chain can end before `to`; a live one has nothing newer yet.
+          const current = await retrying('read the chain tip', () => options.source.tip());
+          if (current.ledgerVersion < next) break;
+        }
+        await sleep(idleMs, options.signal);
+        idleMs = Math.min(idleMs * 2, options.maxPollMs ?? 5_000);
+        continue;
       }
-      if (options.untilCaughtUp || options.to !== undefined) {
-        // A recorded chain can end before `to`; a live one has nothing newer yet.
-        const current = await retry(() => options.source.tip(), options);
-        if (current.ledgerVersion < next) break;
-      }
-      await sleep(idleMs, options.signal);
-      idleMs = Math.min(idleMs * 2, options.maxPollMs ?? 5_000);
-      continue;
-    }
-    idleMs = options.pollMs ?? 250;
+      idleMs = options.pollMs ?? 250;
 
-    const lastVersion = versionOf(txs.at(-1) as TransactionResponse);
-    if (lastVersion < stopAt && txs.length === Math.min(options.batchSize, stopAt - next + 1)) {
-      prefetched = fetchFrom(lastVersion + 1);
-      // Unobserved until awaited: keep an early failure from becoming an unhandled rejection.
-      prefetched.catch(() => undefined);
-    }
-    const startedAt = Date.now();
-    const decoded: DecodedTransaction[] = [];
-    const failed: FailedDecode[] = [];
-    for (const tx of txs) {
-      try {
-        decoded.push(options.decode(tx));
-      } catch (error) {
-        failed.push({ version: versionOf(tx), reason: reasonOf(error), payload: tx });
+      const lastVersion = versionOf(txs.at(-1) as TransactionResponse);
+      if (lastVersion < stopAt && txs.length === Math.min(options.batchSize, stopAt - next + 1)) {
+        prefetched = fetchFrom(lastVersion + 1);
+        // Unobserved until awaited: keep an early failure from becoming an unhandled rejection.
+        prefetched.catch(() => undefined);
       }
+      const startedAt = Date.now();
+      const decoded: DecodedTransaction[] = [];
+      const failed: FailedDecode[] = [];
+      for (const tx of txs) {
+        try {
+          decoded.push(options.decode(tx));
+        } catch (error) {
+          failed.push({ version: versionOf(tx), reason: describeError(error, 2_000), payload: tx });
+        }
+      }
+      const batch = toBatch(name, lastVersion, decoded, failed);
+      if (writing) await commit(writing);
+      // Written only on top of the checkpoint it continues: never past a hole, never twice.
+      batch.checkpoint.previous = committed;
+      const result = retrying('write a batch', async () => {
+        await runtime.lock?.ensure();
+        return writeBatch(options.db, batch);
+      });
+      result.catch(() => undefined);
+      writing = { startedAt, result, transactions: txs.length, failed, lastVersion };
+      next = lastVersion + 1;
     }
-    const batch = toBatch(name, lastVersion, decoded, failed);
     if (writing) await commit(writing);
-    const result = retry(() => writeBatch(options.db, batch), options);
-    result.catch(() => undefined);
-    writing = { startedAt, result, transactions: txs.length, failed, lastVersion };
-    next = lastVersion + 1;
+  } finally {
+    // Keep an abandoned prefetch from surfacing as an unhandled rejection.
+    prefetched?.catch(() => undefined);
   }
-  if (writing) await commit(writing);
   stats.elapsedMs = Date.now() - started;
   return stats;
 }
 
-/** Network and database hiccups are retried with capped exponential backoff until aborted. */
-async function retry<T>(fn: () => Promise<T>, options: IndexerOptions): Promise<T> {
+/** Failures that retrying cannot cure: the run stops and says why. */
+function isFatal(error: unknown): boolean {
+  return error instanceof CheckpointMovedError || error instanceof GapError;
+}
+
+/**
+ * Network, source and database failures are retried with capped exponential backoff for as long
+ * as the run lasts (until aborted), logging why it waits: one line per distinct failure, with a
+ * count, however long the outage.
+ */
+async function retry<T>(
+  what: string,
+  fn: () => Promise<T>,
+  options: IndexerOptions,
+  failures: FailureLog,
+): Promise<T> {
   let delay = 250;
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (error) {
-      if (options.signal?.aborted || attempt >= 8) throw error;
-      options.log?.warn({ err: reasonOf(error), attempt }, 'retrying after error');
+      if (options.signal?.aborted || isFatal(error)) throw error;
+      const reason = describeError(error);
+      const waiting =
+        error instanceof LockUnavailableError ? 'another process took the follower lock' : reason;
+      failures.report(failureKey(`${what} ${waiting}`), ({ count }) =>
+        options.log?.warn({ err: waiting, attempt, count, retryInMs: delay }, `could not ${what}; retrying`),
+      );
       await sleep(delay, options.signal);
-      delay = Math.min(delay * 2, 10_000);
+      if (options.signal?.aborted) throw error;
+      delay = Math.min(delay * 2, options.maxBackoffMs ?? 30_000);
     }
   }
 }
@@ -207,8 +290,4 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

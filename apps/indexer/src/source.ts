@@ -10,6 +10,11 @@ export interface ChainTip {
  * transaction-stream source can implement the same two calls without touching the decoder.
  */
 export interface ChainSource {
+  /**
+   * Versions may legitimately skip (a recorded chain of chosen transactions). Every other source
+   * must answer contiguous versions: the follow loop refuses a page that skips one.
+   */
+  readonly sparse?: boolean;
   tip(): Promise<ChainTip>;
   /** Transactions with version >= start in version order, at most `limit`; may return fewer. */
   fetch(start: number, limit: number): Promise<TransactionResponse[]>;
@@ -18,7 +23,10 @@ export interface ChainSource {
 /** A fullnode answers at most 100 transactions per request. */
 const PAGE = 100;
 
-export function fullnodeSource(fullnodeUrl: string, options: { concurrency?: number } = {}): ChainSource {
+export function fullnodeSource(
+  fullnodeUrl: string,
+  options: { concurrency?: number; sparse?: boolean } = {},
+): ChainSource {
   const aptos = new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: fullnodeUrl }));
   const concurrency = options.concurrency ?? 4;
   let knownLedger = -1;
@@ -40,6 +48,7 @@ export function fullnodeSource(fullnodeUrl: string, options: { concurrency?: num
   };
 
   return {
+    ...(options.sparse ? { sparse: true } : {}),
     tip,
     async fetch(start, limit) {
       if (start > knownLedger) {

@@ -13,6 +13,7 @@ let server: Server;
 let base: string;
 let options: UriCacheOptions;
 let next = 1;
+let hung = 0;
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -22,6 +23,11 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    // A gateway that never answers.
+    if (req.url?.startsWith('/hang/')) {
+      hung += 1;
+      return;
+    }
     switch (req.url) {
       case '/meta.json':
       case '/ipfs/bafyCID/meta.json':
@@ -54,6 +60,8 @@ beforeAll(async () => {
         return res.end('{not json');
       case '/noimage':
         return json({ name: 'no image' });
+      case '/private-image.json':
+        return json({ image: 'http://10.20.30.40/steal.png' });
       case '/to-private':
         res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' });
         return res.end();
@@ -170,16 +178,17 @@ describe('collection URI cache', () => {
     const strict = { allowPrivateAddresses: [] };
     expect(await resolve(`${base}/meta.json`, strict)).toMatchObject({
       status: 'error',
-      error: expect.stringContaining('refused private address 127.0.0.1'),
+      error: 'refused: private address',
     });
     const viaName = `http://localhost:${new URL(base).port}/meta.json`;
+    // The DNS answer for the name is not echoed back.
     expect(await resolve(viaName, strict)).toMatchObject({
       status: 'error',
-      error: expect.stringContaining('refused private address'),
+      error: 'refused: private address',
     });
     expect(await resolve(`${base}/to-private`)).toMatchObject({
       status: 'error',
-      error: expect.stringContaining('169.254.169.254'),
+      error: 'refused: private address',
     });
     for (const ip of [
       '10.1.2.3',
@@ -196,6 +205,26 @@ describe('collection URI cache', () => {
     }
     expect(isAllowedAddress('1.1.1.1')).toBe(true);
     expect(isAllowedAddress('2606:4700::1111')).toBe(true);
+  });
+
+  it('refuses a metadata image at a private address instead of storing it as ok', async () => {
+    expect(await resolve(`${base}/private-image.json`)).toMatchObject({
+      status: 'error',
+      imageUrl: null,
+      error: 'image: refused: private address',
+    });
+  });
+
+  it('gives one deadline to a whole resolution across gateways', async () => {
+    const hanging = [`${base}/hang/a/`, `${base}/hang/b/`, `${base}/hang/c/`];
+    hung = 0;
+    const result = await resolve('ipfs://bafyCID/meta.json', {
+      ipfsGateways: hanging,
+      timeoutMs: 1_000,
+    });
+    expect(result).toMatchObject({ status: 'error', error: expect.stringContaining('timed out') });
+    // The first gateway used up the deadline: the others were never asked.
+    expect(hung).toBe(1);
   });
 
   it('counts consecutive failures and backs off the retry', async () => {

@@ -34,9 +34,15 @@ export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool 
     types,
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
-  // An idle client that loses its server (restart, failover) must not crash the process.
+  // A client that loses its server (restart, failover) emits 'error'. pool.on('error') covers idle
+  // clients only; a client checked out for a transaction or held for an advisory lock has no
+  // listener of its own, and an unhandled 'error' event ends the process. So every client gets one
+  // for its whole life: the query in flight fails on its own and the pool discards the client.
   pool.on('error', () => {});
   trackPool(options.applicationName ?? 'mdq', pool);
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }
 

@@ -5,6 +5,7 @@ import * as workerIndexes from './migrations/2026-11-22T0200_worker_indexes';
 import * as apiIndexes from './migrations/2026-11-22T0300_api_indexes';
 import * as chainTip from './migrations/2026-11-23T0900_chain_tip';
 import * as exportQuota from './migrations/2026-11-23T1100_export_quota';
+import * as changeOutbox from './migrations/2026-11-23T1000_reliab_change_outbox';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T0300_api_indexes': apiIndexes,
   '2026-11-23T0900_chain_tip': chainTip,
   '2026-11-23T1100_export_quota': exportQuota,
+  '2026-11-23T1000_reliab_change_outbox': changeOutbox,
 };
 
 export class MigrationError extends Error {

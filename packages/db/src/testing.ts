@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { createDb, type Db } from './database';
+import { CHAIN_STATE_TABLES } from './ingest/types';
 import { migrateToLatest } from './migrate';
 
 export interface TestDatabase {
@@ -56,4 +58,22 @@ async function adminQuery(url: string, statement: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * An order-independent fingerprint of every chain-state table (row count and an md5 of the sorted
+ * rows), for "same database as a clean run" assertions. Checkpoints differ by run name and are left
+ * out; a failed transaction compares by version and reason.
+ */
+export async function stateFingerprint(db: Db): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const table of CHAIN_STATE_TABLES) {
+    const column =
+      table === 'failed_transactions' ? sql`(t.transaction_version, t.reason)::text` : sql`t::text`;
+    const { rows } = await sql<{ h: string | null; n: number }>`
+      SELECT md5(string_agg(${column}, '|' ORDER BY ${column})) AS h, count(*)::int AS n FROM ${sql.table(table)} t
+    `.execute(db);
+    out[table] = `${rows[0]?.n}:${rows[0]?.h ?? '-'}`;
+  }
+  return out;
 }

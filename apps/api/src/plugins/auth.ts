@@ -1,6 +1,7 @@
-import { type Db, findActiveApiKey } from '@mdq/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from './errors';
+import type { KeyCache } from './key-cache';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,37 +10,58 @@ declare module 'fastify' {
   }
 }
 
-interface CachedKey {
-  keyId: string | null;
-  limit: number | null;
-  expiresAt: number;
+/** Generated keys are 45 characters; anything this long is not a key and costs no lookup. */
+export const MAX_API_KEY_LENGTH = 128;
+
+export interface InvalidKeyLimit {
+  /** Unknown keys a client IP may present per minute before it gets 429s (default 60). */
+  perMinute?: number;
+  /** Client IPs tracked at most (default 10,000). */
+  maxClients?: number;
 }
 
-// A key lookup per request would double the cost of the cheapest routes; a short TTL keeps a
-// revoked key working for at most this long.
-const VALID_TTL_MS = 30_000;
-const INVALID_TTL_MS = 5_000;
+/**
+ * The guard every keyed scope registers: `x-api-key` required, looked up in the one shared key
+ * cache. A client presenting unknown keys is limited per IP, so guessing keys cannot turn into
+ * one database lookup per request.
+ */
+export function createApiKeyAuth(cache: KeyCache, limit: InvalidKeyLimit = {}) {
+  const perMinute = limit.perMinute ?? 60;
+  const misses = new LRUCache<string, { count: number }>({
+    max: limit.maxClients ?? 10_000,
+    ttl: 60_000,
+    // The window starts at the first miss and is not extended by later ones.
+    updateAgeOnGet: false,
+  });
 
-/** Requires `x-api-key` on every route of the scope it is registered in. */
-export function registerApiKeyAuth(app: FastifyInstance, db: Db): void {
-  const cache = new Map<string, CachedKey>();
-
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  return async function authenticate(request: FastifyRequest): Promise<void> {
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) throw new ApiError(401, 'MISSING_API_KEY', "missing 'x-api-key' header");
-    const now = Date.now();
-    let entry = cache.get(key);
-    if (!entry || entry.expiresAt < now) {
-      const found = await findActiveApiKey(db, key);
-      entry = found
-        ? { keyId: found.keyId, limit: found.rateLimitPerMinute, expiresAt: now + VALID_TTL_MS }
-        : { keyId: null, limit: null, expiresAt: now + INVALID_TTL_MS };
-      if (cache.size > 10_000) cache.clear();
-      cache.set(key, entry);
+    const counter = misses.get(request.ip);
+    if (counter && counter.count >= perMinute) {
+      const left = Math.max(1, Math.ceil(misses.getRemainingTTL(request.ip) / 1000));
+      throw new ApiError(
+        429,
+        'RATE_LIMITED',
+        `too many invalid API keys from this client; retry in ${left} s`,
+      );
     }
-    if (!entry.keyId) throw new ApiError(401, 'INVALID_API_KEY', "unknown or revoked 'x-api-key'");
+    const entry = key.length > MAX_API_KEY_LENGTH ? null : await cache.lookup(key);
+    if (!entry) {
+      if (counter) counter.count += 1;
+      else misses.set(request.ip, { count: 1 });
+      throw new ApiError(401, 'INVALID_API_KEY', "unknown or revoked 'x-api-key'");
+    }
     request.apiKeyId = entry.keyId;
     request.apiKeyLimit = entry.limit;
-  });
+  };
+}
+
+/** Requires `x-api-key` on every route of the scope it is registered in. */
+export function registerApiKeyAuth(
+  app: FastifyInstance,
+  authenticate: ReturnType<typeof createApiKeyAuth>,
+): void {
+  app.addHook('onRequest', authenticate);
 }

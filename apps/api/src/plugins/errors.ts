@@ -1,3 +1,4 @@
+import { createFailureLog, describeError, failureKey } from '@mdq/log';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ADDRESS_PATTERN } from '../schemas/common';
 
@@ -47,9 +48,22 @@ const UNAVAILABLE = new Set([
   '57P01',
   '57P03',
   '53300',
+  'EPIPE',
 ]);
+// pg's own messages for a connection lost mid-query or a client that already lost its server.
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded|connection error and is not queryable|Client was closed|connect ECONNREFUSED/i;
+
+/** True when the error says the database cannot be reached right now (a 503, not a 500). */
+export function isDatabaseUnavailable(error: { code?: string; message: string }): boolean {
+  const code = error.code ?? '';
+  return UNAVAILABLE.has(code) || code.startsWith('08') || UNAVAILABLE_MESSAGE.test(error.message);
+}
 
 export function registerErrorHandler(app: FastifyInstance): void {
+  // An outage fails every request the same way: one log line per distinct failure, with a count.
+  const failures = createFailureLog();
+  app.addHook('onClose', async () => failures.close());
   app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).send(body(error.statusCode, error.code, error.message));
@@ -71,12 +85,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .status(400)
         .send(body(400, 'INVALID_PARAMETER', 'a parameter holds a value that cannot be used'));
     }
-    if (
-      UNAVAILABLE.has(code) ||
-      code.startsWith('08') ||
-      /Connection terminated|timeout exceeded/i.test(error.message)
-    ) {
-      request.log.error({ err: error }, 'database unavailable');
+    if (isDatabaseUnavailable(error)) {
+      const reason = describeError(error);
+      failures.report(failureKey(reason), ({ count }) =>
+        request.log.error({ reason, count }, 'database unavailable'),
+      );
       return reply
         .status(503)
         .send(body(503, 'SERVICE_UNAVAILABLE', 'the database is unreachable; retry shortly'));
@@ -85,7 +98,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return reply.status(status).send(body(status, codeFor(status, code), error.message));
     }
-    request.log.error({ err: error }, 'unhandled error');
+    failures.report(failureKey(describeError(error)), ({ count }) =>
+      request.log.error({ err: error, count }, 'unhandled error'),
+    );
     return reply.status(500).send(body(500, 'INTERNAL_ERROR', 'internal error'));
   });
 

@@ -10,7 +10,11 @@ export function indexerCommand(program: Command): void {
       .option('--from <version>', 'first version to read (default: one past the checkpoint)')
       .option('--to <version>', 'last version to read, inclusive (default: follow the tip)')
       .option('--until-caught-up', 'stop once the tip seen at start-up is reached')
-      .option('--batch-size <n>', 'transactions per database transaction (default: MDQ_INDEXER_BATCH_SIZE)');
+      .option('--batch-size <n>', 'transactions per database transaction (default: MDQ_INDEXER_BATCH_SIZE)')
+      .option(
+        '--sparse',
+        'the fullnode serves a recorded chain whose versions skip (`mdq devnet --transactions`); otherwise a gap stops the run',
+      );
 
   attach(
     program

@@ -1,6 +1,7 @@
 import { type Config, loadConfig } from '@mdq/config';
 import { createDecoder, fullnodeSource, type IndexerLog, runIndexer, watchChainTip } from '@mdq/indexer';
 import { bullmqNotifier, type ChangeNotifier, createRedis, noopNotifier } from '@mdq/jobs';
+import { createFailureLog, describeError, failureKey } from '@mdq/log';
 import { observeIndexerBatch } from '@mdq/telemetry';
 import { resolveDatabase } from '../runtime/database';
 import { UsageError } from '../runtime/fail';
@@ -14,6 +15,7 @@ export interface IndexerFlags {
   to?: string;
   untilCaughtUp?: boolean;
   batchSize?: string;
+  sparse?: boolean;
 }
 
 export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
@@ -29,10 +31,22 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
   const database = await resolveDatabase(config, { mayStart: false, migrate: true });
   const redisUrl = await resolveRedisUrl(config);
   const redis = redisUrl ? createRedis(redisUrl) : null;
+  // Without a listener ioredis prints a stack trace per reconnect attempt while Redis is down;
+  // one line per distinct failure with a count instead. Ingestion does not wait for Redis.
+  const redisFailures = createFailureLog();
+  redis?.on('error', (error: unknown) => {
+    const reason = describeError(error);
+    redisFailures.report(failureKey(reason), ({ count }) =>
+      consoleLog(config).warn(
+        { err: reason, count },
+        'Redis unreachable; collection changes wait in the outbox',
+      ),
+    );
+  });
   const notifier: ChangeNotifier = redis
     ? bullmqNotifier(redis, { prefix: config.queuePrefix })
     : noopNotifier;
-  const source = fullnodeSource(config.fullnodeUrl);
+  const source = fullnodeSource(config.fullnodeUrl, { sparse: flags.sparse === true });
   // Only the main follower speaks for the chain tip; a backfill range is beside the point.
   const tipWatcher =
     range.from === undefined && range.to === undefined ? watchChainTip(database.db, source) : null;
@@ -90,6 +104,7 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
   await tipWatcher?.stop();
   await metrics?.close();
   await notifier.close();
+  redisFailures.close();
   redis?.disconnect();
   await database.close();
 }

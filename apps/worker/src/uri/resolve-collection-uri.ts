@@ -6,7 +6,7 @@ import {
   type UriCacheEntry,
 } from '@mdq/db';
 import { allowList } from './address-policy';
-import { type SafeFetchOptions, safeFetch } from './safe-fetch';
+import { FetchForbiddenError, type SafeFetchOptions, safeFetch } from './safe-fetch';
 import { type GatewayConfig, type ResolvedUri, resolveUri } from './uri-schemes';
 
 export interface UriCacheOptions extends GatewayConfig {
@@ -100,8 +100,12 @@ export async function resolveCollectionUri(
 type Image = Pick<UriCacheEntry, 'imageUrl' | 'contentType' | 'error'>;
 
 async function resolveImage(uri: string, options: UriCacheOptions): Promise<Image> {
+  const timeoutMs = options.timeoutMs ?? URI_CACHE_DEFAULTS.timeoutMs;
   const fetchOptions: SafeFetchOptions = {
-    timeoutMs: options.timeoutMs ?? URI_CACHE_DEFAULTS.timeoutMs,
+    timeoutMs,
+    // One deadline for the whole resolution, every gateway and the image probe included: a URI
+    // with three gateways must not hold a caller three times the limit.
+    deadline: Date.now() + timeoutMs,
     maxBytes: options.maxBytes ?? URI_CACHE_DEFAULTS.maxBytes,
     maxRedirects: options.maxRedirects ?? URI_CACHE_DEFAULTS.maxRedirects,
     allowed: allowList(options.allowPrivateAddresses ?? []),
@@ -122,6 +126,8 @@ async function resolveImage(uri: string, options: UriCacheOptions): Promise<Imag
     const probe = await fetchFirst(resolved, { ...fetchOptions, wantBody: () => false });
     return { imageUrl: probe.url, contentType: probe.contentType, error: null };
   } catch (err) {
+    // An image at a private address is refused like any fetched URL: never stored as usable.
+    if (err instanceof FetchForbiddenError) throw new ResolveError(`image: ${err.message}`);
     return {
       imageUrl: resolved.candidates[0] ?? image,
       contentType: null,

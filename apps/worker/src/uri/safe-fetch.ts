@@ -9,9 +9,16 @@ export class FetchRefusedError extends Error {
   override name = 'FetchRefusedError';
 }
 
+/** A URL that must never be fetched (private address, other scheme): never stored as usable. */
+export class FetchForbiddenError extends FetchRefusedError {
+  override name = 'FetchForbiddenError';
+}
+
 export interface SafeFetchOptions {
   /** Whole fetch, redirects included. */
   timeoutMs: number;
+  /** An absolute deadline (ms since epoch) shared with other fetches of one resolution. */
+  deadline?: number;
   maxBytes: number;
   maxRedirects: number;
   allowed?: BlockList;
@@ -34,7 +41,7 @@ export interface SafeResponse {
  * is cut at maxBytes; one deadline covers everything.
  */
 export async function safeFetch(url: string, options: SafeFetchOptions): Promise<SafeResponse> {
-  const deadline = Date.now() + options.timeoutMs;
+  const deadline = Math.min(Date.now() + options.timeoutMs, options.deadline ?? Number.POSITIVE_INFINITY);
   let current = new URL(url);
   for (let hop = 0; ; hop++) {
     const response = await fetchOnce(current, options, deadline);
@@ -50,7 +57,7 @@ async function pinnedAddress(
   allowed: BlockList | undefined,
 ): Promise<{ address: string; family: number }> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FetchRefusedError(`refused scheme ${url.protocol}`);
+    throw new FetchForbiddenError(`refused scheme ${url.protocol}`);
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host);
@@ -60,7 +67,8 @@ async function pinnedAddress(
   if (addresses.length === 0) throw new FetchRefusedError(`no address for ${host}`);
   for (const a of addresses) {
     if (!isAllowedAddress(a.address, allowed))
-      throw new FetchRefusedError(`refused private address ${a.address} (${host})`);
+      // Say nothing of the address: a DNS answer for an internal name is itself internal information.
+      throw new FetchForbiddenError('refused: private address');
   }
   const first = addresses[0];
   if (!first) throw new FetchRefusedError(`no address for ${host}`);

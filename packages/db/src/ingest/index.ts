@@ -1,2 +1,2 @@
 export * from './types';
-export { writeBatch } from './write-batch';
+export { CheckpointMovedError, writeBatch } from './write-batch';

@@ -243,7 +243,17 @@ export interface FailedTransactionRow {
 }
 
 export interface IngestBatch {
-  checkpoint: { name: string; lastVersion: number; lastTimestamp: string | null };
+  checkpoint: {
+    name: string;
+    lastVersion: number;
+    lastTimestamp: string | null;
+    /**
+     * The checkpoint this batch continues from (null: none yet). When set, the write fails with
+     * CheckpointMovedError unless the stored checkpoint still says exactly that: a batch is never
+     * written on top of a checkpoint that another writer moved or that does not end where it starts.
+     */
+    previous?: number | null;
+  };
   collections: CollectionRow[];
   collectionSupplies: CollectionSupplyRow[];
   tokens: TokenRow[];

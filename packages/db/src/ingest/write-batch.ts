@@ -23,6 +23,22 @@ import type { IngestBatch, IngestResult } from './types';
  */
 export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResult> {
   return db.transaction().execute(async (trx) => {
+    const expected = batch.checkpoint.previous;
+    if (expected !== undefined) {
+      const stored = await trx
+        .selectFrom('indexer_checkpoints')
+        .select('last_version')
+        .where('name', '=', batch.checkpoint.name)
+        .forUpdate()
+        .executeTakeFirst();
+      const actual = stored?.last_version ?? null;
+      if (actual !== expected) {
+        throw new CheckpointMovedError(
+          `checkpoint "${batch.checkpoint.name}" is at ${actual ?? 'none'}, expected ${expected ?? 'none'}: ` +
+            'another writer moved it; this batch is not written',
+        );
+      }
+    }
     let rows = 0;
     const collections = await writeCollections(trx, batch);
     rows += collections.rows;
@@ -75,6 +91,20 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
     await applyOwnerCountDeltas(trx, pairs, heldBefore, await holdings(trx, pairs));
     await recountOwners(trx, collections.created);
 
+    // The outbox of collection-changed jobs, committed with the rows (see the 1000 reliab migration).
+    if (touchedCollections.length > 0) {
+      await trx
+        .insertInto('collection_change_outbox')
+        .values(
+          touchedCollections.map((id) => ({ collection_id: id, version: batch.checkpoint.lastVersion })),
+        )
+        .onConflict((oc) =>
+          oc.column('collection_id').doUpdateSet((eb) => ({
+            version: sql<number>`GREATEST(${eb.ref('collection_change_outbox.version')}, ${eb.ref('excluded.version')})`,
+          })),
+        )
+        .execute();
+    }
     await trx
       .insertInto('indexer_checkpoints')
       .values({
@@ -98,6 +128,10 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
       touchedLootboxes,
     };
   });
+}
+
+export class CheckpointMovedError extends Error {
+  override name = 'CheckpointMovedError';
 }
 
 function collectTouchedCollections(batch: IngestBatch, owners: { collection_id: string | null }[]): string[] {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../database';
 
 export interface ApiKeyRecord {
@@ -78,13 +79,23 @@ export async function listApiKeys(db: Db): Promise<ApiKeyRecord[]> {
   }));
 }
 
-/** Returns false when no active key has that id. */
+/** The channel on which a revocation is announced to every API process (see api-key-events.ts). */
+export const API_KEY_REVOKED_CHANNEL = 'mdq_api_key_revoked';
+
+/**
+ * Returns false when no active key has that id. The NOTIFY is sent in the same transaction, so
+ * every listening API drops its cached entry for the key as soon as the revocation commits.
+ */
 export async function revokeApiKey(db: Db, keyId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('key_id', '=', keyId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date() })
+      .where('key_id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    const revoked = Number(result.numUpdatedRows) > 0;
+    if (revoked) await sql`SELECT pg_notify(${API_KEY_REVOKED_CHANNEL}, ${keyId})`.execute(trx);
+    return revoked;
+  });
 }

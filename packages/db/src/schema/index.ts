@@ -32,6 +32,7 @@ import type {
   ApiKeysTable,
   ChainTipTable,
   ExportUsageTable,
+  CollectionChangeOutboxTable,
   FailedTransactionsTable,
   IndexerCheckpointsTable,
 } from './ops';
@@ -64,6 +65,7 @@ export interface Database {
   export_usage: ExportUsageTable;
   indexer_checkpoints: IndexerCheckpointsTable;
   chain_tip: ChainTipTable;
+  collection_change_outbox: CollectionChangeOutboxTable;
   failed_transactions: FailedTransactionsTable;
 }
 

@@ -38,4 +38,9 @@ export interface FailedTransactionsTable {
   failed_at: Defaulted<Date>;
 }
 
+export interface CollectionChangeOutboxTable {
+  collection_id: string;
+  version: number;
+}
+
 export type { Timestamp };

@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '@mdq/db';
+
+const run = promisify(execFile);
+const BIN = process.env['MDQ_PG_BIN'] ?? '/usr/lib/postgresql/15/bin';
+
+export interface PrivatePostgres {
+  url: string;
+  port: number;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+/**
+ * A Postgres of the test's own (initdb + pg_ctl on a free port, in a temporary directory), so that
+ * it can be restarted and stopped without touching the machine's shared one. As root, the server
+ * runs as the `postgres` user (initdb refuses root).
+ */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const dir = await mkdtemp(join(tmpdir(), 'mdq-fault-pg-'));
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    await chmod(dir, 0o777);
+  }
+  const pg = (tool: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]) : run(join(BIN, tool), args);
+  await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const ctl = (action: string, extra: string[] = []) =>
+    pg('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      ...extra,
+      action,
+    ]);
+  await ctl('start');
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    restart: async () => {
+      await ctl('restart', ['-m', 'fast']);
+    },
+    stop: async () => {
+      await ctl('stop', ['-m', 'fast']);
+    },
+    start: async () => {
+      await ctl('start');
+    },
+    destroy: async () => {
+      await ctl('stop', ['-m', 'immediate']).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,9 @@
+export {
+  createFailureLog,
+  describeError,
+  type FailureLog,
+  type FailureLogOptions,
+  failureKey,
+  type Occurrences,
+  truncate,
+} from './failure-log';
