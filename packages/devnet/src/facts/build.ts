@@ -9,6 +9,7 @@ import {
   type LootboxFacts,
   type OfferCounts,
   type PerWindow,
+  type SaleFact,
   type TokenFacts,
   type UserFacts,
   WINDOW_US,
@@ -178,6 +179,19 @@ export function buildFacts(world: World, s: SimState, rec: FactsRecorder): Devne
     });
   }
 
+  const saleFacts: SaleFact[] =
+    s.tokenCount <= 20_000
+      ? rec.saleLog.map((r) => ({
+          version: r.version,
+          timestampUs: String(r.timestampUs),
+          collectionId: ids[r.collection] as string,
+          tokenId: tokenId(world, s, r.token),
+          seller: addr(r.seller),
+          buyer: addr(r.buyer),
+          price: String(r.price),
+          wash: r.wash,
+        }))
+      : [];
   let sales = 0;
   let volume = 0;
   for (const t of rec.collections) {
@@ -214,5 +228,6 @@ export function buildFacts(world: World, s: SimState, rec: FactsRecorder): Devne
     lootboxes,
     users,
     tokens,
+    sales: saleFacts,
   };
 }

@@ -1,5 +1,5 @@
 import type { StepObserver } from '../chain/stream';
-import type { Plan } from '../sim/plan';
+import type { Plan, WashLabel } from '../sim/plan';
 import type { Simulator } from '../sim/simulator';
 import type { SimState } from '../sim/state';
 import type { World } from '../world/world';
@@ -19,6 +19,18 @@ export interface LootboxTally {
   revenue: number[];
 }
 
+/** A sale as the simulation saw it (simulator indexes; the facts turn them into addresses). */
+export interface SaleRecord {
+  version: number;
+  timestampUs: number;
+  collection: number;
+  token: number;
+  seller: number;
+  buyer: number;
+  price: number;
+  wash: WashLabel | null;
+}
+
 const FLOOR_WINDOWS = ['30d', '7d', '24h'] as const;
 
 /**
@@ -28,6 +40,7 @@ const FLOOR_WINDOWS = ['30d', '7d', '24h'] as const;
 export class FactsRecorder implements StepObserver {
   readonly collections: CollectionTally[];
   readonly lootboxes: LootboxTally[];
+  readonly saleLog: SaleRecord[] = [];
   readonly floorsAt: Partial<Record<WindowKey, (number | null)[]>> = {};
   private readonly starts: number[];
 
@@ -52,18 +65,32 @@ export class FactsRecorder implements StepObserver {
     }
   }
 
-  after(sim: Simulator, plan: Plan, _version: number, timestampUs: number): void {
+  after(sim: Simulator, plan: Plan, version: number, timestampUs: number): void {
     const s = sim.state;
+    const log = (token: number, seller: number, buyer: number, price: number, wash: WashLabel | null) =>
+      this.saleLog.push({
+        version,
+        timestampUs,
+        collection: s.tokColl[token] ?? 0,
+        token,
+        seller,
+        buyer,
+        price,
+        wash,
+      });
     switch (plan.kind) {
       case 'fill_listing':
         this.sale(s.tokColl[plan.token] ?? 0, plan.buyer, plan.price, timestampUs);
+        log(plan.token, plan.seller, plan.buyer, plan.price, plan.wash ?? null);
         break;
       case 'fill_token_offer':
         this.sale(s.tokColl[plan.offer.token] ?? 0, plan.offer.buyer, plan.offer.price, timestampUs);
+        log(plan.offer.token, plan.seller, plan.offer.buyer, plan.offer.price, null);
         this.tally(s.tokColl[plan.offer.token] ?? 0).tokenOffers.filled++;
         break;
       case 'fill_collection_offer':
         this.sale(plan.offer.collection, plan.offer.buyer, plan.offer.price, timestampUs);
+        log(plan.token, plan.seller, plan.offer.buyer, plan.offer.price, null);
         this.tally(plan.offer.collection).collectionOffers.filled++;
         break;
       case 'place_token_offer':
