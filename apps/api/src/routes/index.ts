@@ -2,6 +2,7 @@ import type { Db } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
 import { registerConditionalCaching } from '../plugins/cache';
+import { analyticsRoutes } from './analytics';
 import { lootboxRoutes } from './lootbox';
 import { marketRoutes } from './market';
 import { rankingRoutes } from './rankings';
@@ -29,4 +30,5 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await lootboxRoutes(app, deps);
   await rankingRoutes(app, deps);
   await utilityRoutes(app, deps);
+  await analyticsRoutes(app, deps);
 }
