@@ -102,9 +102,9 @@ export const CollectionStats = Type.Object({
   listedShare: Ratio,
   holders: Type.Integer(),
   top10HoldersShare: Ratio,
-  supply: Nullable(U64Out),
-  minted: Nullable(U64Out),
-  burned: Nullable(U64Out),
+  supply: U64Out,
+  minted: U64Out,
+  burned: U64Out,
 });
 
 export const HistoryBucket = Type.Object({

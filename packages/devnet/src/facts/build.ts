@@ -175,6 +175,7 @@ export function buildFacts(world: World, s: SimState, rec: FactsRecorder): Devne
       serial: s.tokSerial[t] ?? 0,
       owner: addr(owner),
       listed: (s.tokListing[t] ?? 0) !== 0,
+      listPrice: (s.tokListing[t] ?? 0) !== 0 ? String(s.tokPrice[t]) : null,
       traits: traitsOf(world, s, t),
     });
   }

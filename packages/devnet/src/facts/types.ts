@@ -71,6 +71,8 @@ export interface TokenFacts {
   serial: number;
   owner: string;
   listed: boolean;
+  /** Octas asked by its active listing, null when not listed. */
+  listPrice: string | null;
   /** Trait name -> value; absent traits are missing. Lootbox tokens: { tier }. */
   traits: Record<string, string>;
 }

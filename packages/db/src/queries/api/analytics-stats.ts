@@ -93,9 +93,10 @@ export interface CollectionStats {
   holders: number;
   /** Tokens held by the ten largest holders / supply. */
   top10HoldersShare: number | null;
-  supply: string | null;
-  minted: string | null;
-  burned: string | null;
+  /** Live (unburned) tokens. */
+  supply: string;
+  minted: string;
+  burned: string;
 }
 
 function ratio(part: bigint | number, whole: bigint | number | null): number | null {
@@ -113,12 +114,12 @@ export async function collectionStats(
 ): Promise<CollectionStats | null> {
   const collection = await db
     .selectFrom('collections')
-    .select(['collection_id', 'collection_name', 'creator_address', 'current_supply', 'total_minted'])
+    .select(['collection_id', 'collection_name', 'creator_address'])
     .where('collection_id', '=', collectionId)
     .executeTakeFirst();
   if (!collection) return null;
   const start = windowStart(window, now);
-  const [sales, flagged, floors, floorsAt, holders, top, offer] = await Promise.all([
+  const [sales, flagged, floors, floorsAt, holders, top, offer, counts] = await Promise.all([
     sql<{
       volume: string;
       sales: number;
@@ -154,14 +155,18 @@ export async function collectionStats(
          AND (o.expiration_time IS NULL OR o.expiration_time > ${now}) AND ${isNativeCoin('o.coin_type')}`.execute(
       db,
     ),
+    // Counted from tokens, as collection details do: v2 collections carry no maintained supply.
+    sql<{ live: string; minted: string }>`
+      SELECT count(*) FILTER (WHERE NOT is_burned)::text AS live, count(*)::text AS minted
+        FROM tokens WHERE collection_id = ${collectionId}`.execute(db),
   ]);
   const s = sales.rows[0];
   const count = s?.sales ?? 0;
   const volume = s?.volume ?? '0';
   const floor = floors.get(collectionId)?.floor ?? null;
   const floorAtStart = floorsAt?.get(collectionId) ?? null;
-  const supply = collection.current_supply;
-  const minted = collection.total_minted;
+  const supply = counts.rows[0]?.live ?? '0';
+  const minted = counts.rows[0]?.minted ?? '0';
   const listed = floors.get(collectionId)?.listed ?? 0;
   const topHeld = top.rows.reduce((sum, r) => sum + r.held, 0);
   return {
@@ -188,11 +193,11 @@ export async function collectionStats(
         : Number(BigInt(floor) - BigInt(floorAtStart)) / Number(floorAtStart),
     bestCollectionOffer: offer.rows[0]?.price ?? null,
     listedCount: listed,
-    listedShare: ratio(listed, supply === null ? null : BigInt(supply)),
+    listedShare: ratio(listed, BigInt(supply)),
     holders: holders.get(collectionId) ?? 0,
-    top10HoldersShare: ratio(topHeld, supply === null ? null : BigInt(supply)),
+    top10HoldersShare: ratio(topHeld, BigInt(supply)),
     supply,
     minted,
-    burned: supply === null || minted === null ? null : String(BigInt(minted) - BigInt(supply)),
+    burned: String(BigInt(minted) - BigInt(supply)),
   };
 }
