@@ -318,7 +318,9 @@ const ENDPOINTS = [
   '/rankings/recent-added',
   '/rankings/by-upcoming',
   '/rankings/trending-collections?includeFlagged=true',
-  ...['1h', '24h', '7d', '30d', 'all'].map((w) => `/collection-stats?collectionId=${collection(C)}&window=${w}`),
+  ...['1h', '24h', '7d', '30d', 'all'].map(
+    (w) => `/collection-stats?collectionId=${collection(C)}&window=${w}`,
+  ),
   `/collection-stats?creator=${creator(C)}&collection=Collection%20${C}&window=7d&includeFlagged=true`,
   '/collection-stats?lootboxId=7',
   `/collection-history?collectionId=${collection(C)}&interval=1h`,
