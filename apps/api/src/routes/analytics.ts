@@ -8,10 +8,10 @@ import {
   collectionTraitFloors,
   type Db,
   HISTORY_INTERVALS,
-  indexedFreshness,
+  readFreshness,
   windowStart,
 } from '@mdq/db';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectionIdsOfPairOrLootbox } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import {
@@ -48,6 +48,18 @@ async function collectionOf(
   return ids[0] as string;
 }
 
+/**
+ * The body's freshness: what the freshness hook read before the handler ran (so it never claims a
+ * version newer than the data), or a fresh read when the hook could not get one.
+ */
+async function freshnessOf(
+  db: Db,
+  request: FastifyRequest,
+): Promise<{ indexedVersion: number | null; indexedAt: string | null }> {
+  const fresh = request.freshness ?? (await readFreshness(db));
+  return { indexedVersion: fresh.indexedVersion, indexedAt: fresh.indexedAt?.toISOString() ?? null };
+}
+
 function notFound(collectionId: string): ApiError {
   return new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection ${collectionId}`);
 }
@@ -74,7 +86,7 @@ export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now 
       const id = await collectionOf(db, request.query);
       const [data, freshness] = await Promise.all([
         collectionStats(db, id, window, now(), includeFlagged),
-        indexedFreshness(db),
+        freshnessOf(db, request),
       ]);
       if (!data) throw notFound(id);
       return { data, freshness };
@@ -110,7 +122,7 @@ export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now 
       if (!(await collectionExists(db, id))) throw notFound(id);
       const [rows, freshness] = await Promise.all([
         collectionHistory(db, id, interval, from, to, includeFlagged),
-        indexedFreshness(db),
+        freshnessOf(db, request),
       ]);
       return { data: { collectionId: id, interval, buckets: rows }, freshness };
     },
@@ -130,7 +142,7 @@ export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now 
       const id = await collectionOf(db, request.query);
       const [traits, freshness, exists] = await Promise.all([
         collectionTraitFloors(db, id, request.query.includeFlagged),
-        indexedFreshness(db),
+        freshnessOf(db, request),
         collectionExists(db, id),
       ]);
       if (!exists) throw notFound(id);
@@ -154,7 +166,7 @@ export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now 
       const at = now();
       const [traders, freshness, exists] = await Promise.all([
         collectionTopTraders(db, id, windowStart(window, at), at, includeFlagged, limit),
-        indexedFreshness(db),
+        freshnessOf(db, request),
         collectionExists(db, id),
       ]);
       if (!exists) throw notFound(id);

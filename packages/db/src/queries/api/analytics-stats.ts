@@ -29,22 +29,6 @@ export async function collectionExists(db: Db, collectionId: string): Promise<bo
   return row !== undefined;
 }
 
-/** What the answer reflects: the highest indexed version and its block time. */
-export interface Freshness {
-  indexedVersion: number | null;
-  indexedAt: string | null;
-}
-
-export async function indexedFreshness(db: Db): Promise<Freshness> {
-  const row = await db
-    .selectFrom('indexer_checkpoints')
-    .select(['last_version', 'last_timestamp'])
-    .orderBy('last_version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return { indexedVersion: row?.last_version ?? null, indexedAt: iso(row?.last_timestamp ?? null) };
-}
-
 /*
  * The sales an analytics figure counts: fills of the collection in the native coin, in [from, to],
  * without wash-flagged ones unless asked. Served by market_activities_collection_sales.
