@@ -317,6 +317,17 @@ const ENDPOINTS = [
   '/rankings/top-collections?page=2',
   '/rankings/recent-added',
   '/rankings/by-upcoming',
+  '/rankings/trending-collections?includeFlagged=true',
+  ...['1h', '24h', '7d', '30d', 'all'].map(
+    (w) => `/collection-stats?collectionId=${collection(C)}&window=${w}`,
+  ),
+  `/collection-stats?creator=${creator(C)}&collection=Collection%20${C}&window=7d&includeFlagged=true`,
+  '/collection-stats?lootboxId=7',
+  `/collection-history?collectionId=${collection(C)}&interval=1h`,
+  `/collection-history?collectionId=${collection(C)}&interval=1d&includeFlagged=true`,
+  `/collection-trait-floors?collectionId=${collection(C)}`,
+  `/collection-top-traders?collectionId=${collection(C)}&window=30d`,
+  `/collection-top-traders?collectionId=${collection(C)}&window=all&includeFlagged=true`,
 ];
 
 describe('read paths are index-backed', () => {

@@ -144,6 +144,7 @@ export function toBatch(
         commission: m.commission,
         royalties: m.royalties,
         transaction_timestamp: usToIso(m.timestampUs),
+        seller_funded: m.sellerFunded === true,
       });
     }
     for (const token of tx.burnedTokens) {

@@ -36,11 +36,45 @@ afterAll(async () => {
   await indexed?.close();
 });
 
+/** Sales, volume and buyers per collection since `startUs` from the facts' sale list, without its labelled wash trades. */
+function cleanTally(startUs: bigint) {
+  const tally = new Map<string, { sales: number; volume: bigint; buyers: Set<string> }>();
+  for (const s of facts.sales) {
+    if (s.wash !== null || BigInt(s.timestampUs) < startUs) continue;
+    const t = tally.get(s.collectionId) ?? { sales: 0, volume: 0n, buyers: new Set<string>() };
+    t.sales++;
+    t.volume += BigInt(s.price);
+    t.buyers.add(s.buyer);
+    tally.set(s.collectionId, t);
+  }
+  return tally;
+}
+
 describe('worker aggregates against the devnet facts', () => {
-  it('sales, volume and unique buyers per collection per window', async () => {
+  it('sales, volume and unique buyers per collection per window, without the labelled wash trades', async () => {
+    expect(facts.sales.some((s) => s.wash !== null)).toBe(true);
     for (const [key, ms] of Object.entries(windows) as [keyof typeof windows, number][]) {
       const got = new Map(
         (await loadWindowSales(db, new Date(now.getTime() - ms), now)).map((s) => [s.collectionId, s]),
+      );
+      const want = cleanTally(BigInt(facts.chain.windowStartUs[key]));
+      for (const c of facts.collections) {
+        const sale = got.get(c.collectionId);
+        const t = want.get(c.collectionId);
+        expect([c.collectionId, key, sale?.sales ?? 0, sale?.volume ?? '0', sale?.uniqueBuyers ?? 0]).toEqual(
+          [c.collectionId, key, t?.sales ?? 0, String(t?.volume ?? 0n), t?.buyers.size ?? 0],
+        );
+      }
+    }
+  });
+
+  it('with includeFlagged: every sale, as the facts count them', async () => {
+    for (const [key, ms] of Object.entries(windows) as [keyof typeof windows, number][]) {
+      const got = new Map(
+        (await loadWindowSales(db, new Date(now.getTime() - ms), now, { includeFlagged: true })).map((s) => [
+          s.collectionId,
+          s,
+        ]),
       );
       for (const c of facts.collections) {
         const sale = got.get(c.collectionId);
@@ -71,18 +105,25 @@ describe('worker aggregates against the devnet facts', () => {
     }
   });
 
-  it('trending ranking order follows the facts through the documented formula', async () => {
-    const candidates = facts.collections
+  it('trending ranking order follows the facts through the documented formula (both variants)', async () => {
+    const raw = facts.collections
       .filter((c) => c.sales['7d'] > 0)
       .map((c) => ({
         collectionId: c.collectionId,
         volume: c.volume['7d'],
         values: { volume: c.volume['7d'], sales: c.sales['7d'], uniqueBuyers: c.uniqueBuyers['7d'] },
       }));
-    const expected = scoreCandidates(candidates, COLLECTION_RANKINGS.trending.metrics).map(
+    const expectedRaw = scoreCandidates(raw, COLLECTION_RANKINGS.trending.metrics).map((s) => s.collectionId);
+    expect((await readRanking(db, 'trending_with_flagged')).map((e) => e.collectionId)).toEqual(expectedRaw);
+    const clean = [...cleanTally(BigInt(facts.chain.windowStartUs['7d']))].map(([collectionId, t]) => ({
+      collectionId,
+      volume: String(t.volume),
+      values: { volume: String(t.volume), sales: t.sales, uniqueBuyers: t.buyers.size },
+    }));
+    const expectedClean = scoreCandidates(clean, COLLECTION_RANKINGS.trending.metrics).map(
       (s) => s.collectionId,
     );
-    expect((await readRanking(db, 'trending')).map((e) => e.collectionId)).toEqual(expected);
+    expect((await readRanking(db, 'trending')).map((e) => e.collectionId)).toEqual(expectedClean);
   });
 
   it('lootbox minted per tier', async () => {

@@ -1,6 +1,7 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import { normalizeAddress } from './address';
-import type { CollectionFact, DecodedTransaction, TokenDataFact } from './domain';
+import { decodeCoinMoves, sellerFundedBuyer } from './coin-flows';
+import type { CollectionFact, DecodedTransaction, MarketActivityFact, TokenDataFact } from './domain';
 import { decodeLootboxEvents } from './lootbox';
 import type { MarketplaceConfig } from './marketplaces/config';
 import { compileMarketplaces, decodeMarketEvents, type MarketplaceIndex } from './marketplaces/engine';
@@ -71,11 +72,31 @@ export function decodeTransaction(tx: AptosTransaction, options: DecodeOptions):
   decoded.ownerships = [...v1Tables.ownerships, ...decodeV2Ownerships(view, v2Events, writeSet, tokenSet)];
   decoded.tableHandles = v1Tables.tableHandles;
   decoded.pendingClaims = v1Tables.pendingClaims;
-  decoded.marketActivities = decodeMarketEvents(view, marketplaceIndex(options.marketplaces), writeSet);
+  decoded.marketActivities = markSellerFunded(
+    decodeMarketEvents(view, marketplaceIndex(options.marketplaces), writeSet),
+    view,
+    writeSet,
+  );
   decoded.ownerships = applyV1ListingEscrow(decoded.ownerships, decoded.marketActivities, view.version);
   decoded.lootbox = decodeLootboxEvents(view, normalizeAddress(options.lootboxAddress));
   decoded.burnedTokens = [...tokenSet.burned];
   return decoded;
+}
+
+const SALE_KINDS = new Set(['fill_listing', 'fill_token_offer', 'fill_collection_offer']);
+
+/** Coin events are only read when the transaction holds a sale. */
+function markSellerFunded(
+  activities: MarketActivityFact[],
+  view: TxView,
+  writeSet: WriteSetIndex,
+): MarketActivityFact[] {
+  if (!activities.some((a) => SALE_KINDS.has(a.kind))) return activities;
+  const moves = decodeCoinMoves(view, writeSet);
+  if (moves.length === 0) return activities;
+  return activities.map((a) =>
+    SALE_KINDS.has(a.kind) && sellerFundedBuyer(moves, a) ? { ...a, sellerFunded: true } : a,
+  );
 }
 
 function emptyFacts(view: TxView): DecodedTransaction {

@@ -169,6 +169,11 @@ export interface MarketActivityFact extends EventRef {
   expirationTimeUs: string | null;
   /** Collection offers: tokens still wanted after this event, when the chain shows it. */
   remainingTokenAmount: string | null;
+  /**
+   * Sales only, present (true) when the seller paid the buyer at least the price in the same
+   * transaction (a wash-trade signal; see coin-flows.ts). Absent otherwise.
+   */
+  sellerFunded?: true;
 }
 
 export interface LootboxTier {

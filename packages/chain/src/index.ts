@@ -1,4 +1,5 @@
 export * from './address';
+export { type CoinMove, decodeCoinMoves, sellerFundedBuyer } from './coin-flows';
 export { DecodeError } from './decode-error';
 export { type AptosTransaction, type DecodeOptions, decodeTransaction } from './decode-transaction';
 export type * from './domain';

@@ -15,12 +15,14 @@ describe('the @mdq/chain decoder reads the devnet', () => {
     let volume = 0n;
     let lootboxEvents = 0;
     let minted = 0;
+    const funded = new Set<number>();
     for (const tx of streamTransactions(options)) {
       const d = decodeTransaction(tx as unknown as Record<string, unknown>, decodeOptions);
       for (const m of d.marketActivities) {
         if (m.kind.startsWith('fill_')) {
           fills++;
           volume += BigInt(m.price);
+          if (m.sellerFunded) funded.add(m.version);
         }
       }
       lootboxEvents += d.lootbox.length;
@@ -30,5 +32,9 @@ describe('the @mdq/chain decoder reads the devnet', () => {
     expect(String(volume)).toBe(facts.totals.volume);
     expect(lootboxEvents).toBeGreaterThan(0);
     expect(minted).toBe(facts.totals.tokensMinted);
+    // The coin events of a funded wash trade (seller pays buyer, buyer pays seller) mark exactly those sales.
+    const labelled = new Set(facts.sales.filter((s) => s.wash === 'seller_funded').map((s) => s.version));
+    expect(labelled.size).toBeGreaterThan(0);
+    expect(funded).toEqual(labelled);
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** Parameters holding an address or an address-shaped id; the schemas have checked their format. */
-const ADDRESS_FIELDS = ['address', 'creator', 'creatorAddress', 'tokenId'] as const;
+const ADDRESS_FIELDS = ['address', 'creator', 'creatorAddress', 'tokenId', 'collectionId'] as const;
 
 /** `0xAbC` → `0x000…0abc` (AIP-40 long form), the form every row is stored in. */
 export function normalizeAddress(value: string): string {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
 import { registerConditionalCaching } from '../plugins/cache';
+import { analyticsRoutes } from './analytics';
 import type { RouteDeps } from './deps';
 import { exportRoutes } from './export';
 import { lootboxRoutes } from './lootbox';
@@ -23,4 +24,5 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await rankingRoutes(app, deps);
   await utilityRoutes(app, deps);
   await exportRoutes(app, deps);
+  await analyticsRoutes(app, deps);
 }

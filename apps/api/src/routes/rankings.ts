@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS, ListOf } from '../schemas/common';
-import { RankedCollection, RankedLootbox, RankingQuery } from '../schemas/rankings';
+import { CollectionRankingQuery, RankedCollection, RankedLootbox, RankingQuery } from '../schemas/rankings';
 import type { RouteDeps } from './deps';
 
 const tags = ['rankings'];
@@ -36,12 +36,16 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
         schema: {
           tags,
           summary,
-          querystring: RankingQuery,
+          querystring: CollectionRankingQuery,
           response: { 200: ListOf(RankedCollection), ...ERRORS },
         },
         config: { cacheSeconds: 60 },
       },
-      async (request) => rankingPage(db, ranking, { page: request.query.page, limit: request.query.limit }),
+      async (request) =>
+        rankingPage(db, request.query.includeFlagged ? `${ranking}_with_flagged` : ranking, {
+          page: request.query.page,
+          limit: request.query.limit,
+        }),
     );
   }
 

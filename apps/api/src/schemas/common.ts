@@ -101,6 +101,10 @@ export const ActivityEntry = Type.Object({
   timestamp: IsoTime,
   version: Type.Integer(),
   eventIndex: Type.Integer(),
+  flags: Type.Array(Type.String(), {
+    description:
+      'wash-trade reasons of a sale (self_trade, round_trip, token_churn, seller_funded); empty when clean or not a sale',
+  }),
 });
 
 export const ListingCard = Type.Object({

@@ -15,6 +15,14 @@ export const RankingQuery = Type.Object({
   }),
 });
 
+export const CollectionRankingQuery = Type.Object({
+  ...RankingQuery.properties,
+  includeFlagged: Type.Boolean({
+    default: false,
+    description: 'rank with wash-flagged sales counted (by default they are left out)',
+  }),
+});
+
 export const RankedCollection = Type.Object({
   rank: Type.Integer(),
   collectionId: Nullable(Type.String()),

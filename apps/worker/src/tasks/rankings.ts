@@ -9,20 +9,42 @@ import {
   loadUpcomingLootboxes,
   loadWindowSales,
   type RankingEntry,
+  type RankingName,
   replaceRanking,
+  type WindowSales,
 } from '@mdq/db';
 import { COLLECTION_RANKINGS, type CollectionRanking, floorChange } from '../rankings/definitions';
 import { type Candidate, scoreCandidates } from '../rankings/score';
 
 /**
- * Computes one collection ranking at `now` and replaces its snapshot. The field is every collection
- * with at least one native-coin sale in the window; metrics that need more than sales are loaded for
- * that field only.
+ * Computes one collection ranking at `now` and replaces its snapshots: the ranking proper leaves
+ * wash-flagged sales out of volume, sales and buyers; `<name>_with_flagged` counts them (what the API
+ * serves for includeFlagged=true). Returns the entries of the ranking proper.
  */
 export async function computeCollectionRanking(db: Db, name: CollectionRanking, now: Date): Promise<number> {
+  const start = new Date(now.getTime() - COLLECTION_RANKINGS[name].windowMs);
+  const [clean, raw] = await Promise.all([
+    loadWindowSales(db, start, now),
+    loadWindowSales(db, start, now, { includeFlagged: true }),
+  ]);
+  const entries = await storeRanking(db, name, name, clean, start, now);
+  await storeRanking(db, name, `${name}_with_flagged`, raw, start, now);
+  return entries;
+}
+
+/**
+ * Scores one field and replaces the stored ranking. The field is every collection with at least one
+ * sale in the window; metrics that need more than sales are loaded for that field only.
+ */
+async function storeRanking(
+  db: Db,
+  name: CollectionRanking,
+  storedAs: RankingName,
+  sales: WindowSales[],
+  start: Date,
+  now: Date,
+): Promise<number> {
   const def = COLLECTION_RANKINGS[name];
-  const start = new Date(now.getTime() - def.windowMs);
-  const sales = await loadWindowSales(db, start, now);
   const ids = sales.map((s) => s.collectionId);
   const wants = new Set(def.metrics.map((m) => m.name));
   const [floorsNow, floorsStart, holders, engagement] = await Promise.all([
@@ -51,7 +73,7 @@ export async function computeCollectionRanking(db: Db, name: CollectionRanking, 
     for (const [metric, p] of Object.entries(s.percentiles)) metrics[`${metric}Percentile`] = p;
     return { collectionId: s.collectionId, lootboxId: null, score: s.score, metrics };
   });
-  await replaceRanking(db, name, entries, { computedAt: now, windowStart: start, windowEnd: now });
+  await replaceRanking(db, storedAs, entries, { computedAt: now, windowStart: start, windowEnd: now });
   return entries.length;
 }
 

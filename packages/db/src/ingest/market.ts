@@ -39,6 +39,7 @@ export async function writeMarketActivities(db: Db, batch: IngestBatch): Promise
       commission: 'numeric',
       royalties: 'numeric',
       transaction_timestamp: 'timestamptz',
+      seller_funded: 'boolean',
     },
     batch.marketActivities,
     'ON CONFLICT (transaction_version, event_index) DO NOTHING',

@@ -113,6 +113,7 @@ export interface MarketActivityRow {
   commission: string | null;
   royalties: string | null;
   transaction_timestamp: string;
+  seller_funded: boolean;
 }
 
 /** The state of one listing after the batch (its events collapsed in chain order). */

@@ -10,6 +10,7 @@ import { resolveOwners, writeOwnerships, writePendingClaims, writeTableHandles }
 import { writeTokenActivities } from './token-activities';
 import { writeTokens } from './tokens';
 import type { IngestBatch, IngestResult } from './types';
+import { refreshWashFlags } from './wash-flags';
 
 /*
  * Current-state upserts share one rule: a row is overwritten only by a version at least as new as
@@ -60,6 +61,7 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
     rows += await writePendingClaims(trx, batch);
     rows += await writeTokenActivities(trx, batch);
     rows += await writeMarketActivities(trx, batch);
+    await refreshWashFlags(trx, batch);
     rows += await writeListings(trx, batch);
     rows += await writeTokenOffers(trx, batch);
     rows += await writeCollectionOffers(trx, batch);

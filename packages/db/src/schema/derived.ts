@@ -10,7 +10,16 @@ export interface CollectionSnapshotsTable {
   current_supply: U64;
 }
 
-export type RankingName = 'trending' | 'daily_picks' | 'top' | 'recent_added' | 'upcoming';
+/** Collection rankings; each is also stored with wash-flagged sales counted (`<name>_with_flagged`). */
+export type RankingName =
+  | 'trending'
+  | 'daily_picks'
+  | 'top'
+  | 'trending_with_flagged'
+  | 'daily_picks_with_flagged'
+  | 'top_with_flagged'
+  | 'recent_added'
+  | 'upcoming';
 
 export interface RankingSnapshotsTable {
   ranking: RankingName;

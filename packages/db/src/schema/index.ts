@@ -31,8 +31,8 @@ import type {
 import type {
   ApiKeysTable,
   ChainTipTable,
-  ExportUsageTable,
   CollectionChangeOutboxTable,
+  ExportUsageTable,
   FailedTransactionsTable,
   IndexerCheckpointsTable,
 } from './ops';

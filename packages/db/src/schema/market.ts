@@ -27,6 +27,10 @@ export interface MarketplaceActivitiesTable {
   commission: U64 | null;
   royalties: U64 | null;
   transaction_timestamp: Timestamp;
+  /** The seller paid the buyer at least the price in the same transaction (decoded coin moves). */
+  seller_funded: Defaulted<boolean>;
+  /** Wash-trade reasons (WASH_RULES); empty for a clean sale or a non-sale. */
+  wash_flags: Defaulted<string[]>;
 }
 
 export interface ListingsTable {

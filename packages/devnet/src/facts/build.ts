@@ -9,6 +9,7 @@ import {
   type LootboxFacts,
   type OfferCounts,
   type PerWindow,
+  type SaleFact,
   type TokenFacts,
   type UserFacts,
   WINDOW_US,
@@ -174,10 +175,24 @@ export function buildFacts(world: World, s: SimState, rec: RecordedTallies): Dev
       serial: s.tokSerial[t] ?? 0,
       owner: addr(owner),
       listed: (s.tokListing[t] ?? 0) !== 0,
+      listPrice: (s.tokListing[t] ?? 0) !== 0 ? String(s.tokPrice[t]) : null,
       traits: traitsOf(world, s, t),
     });
   }
 
+  const saleFacts: SaleFact[] =
+    s.tokenCount <= 20_000
+      ? rec.saleLog.map((r) => ({
+          version: r.version,
+          timestampUs: String(r.timestampUs),
+          collectionId: ids[r.collection] as string,
+          tokenId: tokenId(world, s, r.token),
+          seller: addr(r.seller),
+          buyer: addr(r.buyer),
+          price: String(r.price),
+          wash: r.wash,
+        }))
+      : [];
   let sales = 0;
   let volume = 0;
   for (const t of rec.collections) {
@@ -214,5 +229,6 @@ export function buildFacts(world: World, s: SimState, rec: RecordedTallies): Dev
     lootboxes,
     users,
     tokens,
+    sales: saleFacts,
   };
 }

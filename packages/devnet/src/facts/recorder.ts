@@ -1,9 +1,15 @@
 import type { StepObserver } from '../chain/stream';
-import type { Plan } from '../sim/plan';
+import type { Plan, WashLabel } from '../sim/plan';
 import type { Simulator } from '../sim/simulator';
 import type { World } from '../world/world';
 import { buildFacts } from './build';
-import { type CollectionTally, floors, type LootboxTally, type RecordedTallies } from './tally';
+import {
+  type CollectionTally,
+  floors,
+  type LootboxTally,
+  type RecordedTallies,
+  type SaleRecord,
+} from './tally';
 import { type DevnetFacts, WINDOW_US, WINDOWS, type WindowKey } from './types';
 
 const FLOOR_WINDOWS = ['30d', '7d', '24h'] as const;
@@ -15,6 +21,7 @@ const FLOOR_WINDOWS = ['30d', '7d', '24h'] as const;
 export class FactsRecorder implements StepObserver, RecordedTallies {
   readonly collections: CollectionTally[];
   readonly lootboxes: LootboxTally[];
+  readonly saleLog: SaleRecord[] = [];
   readonly floorsAt: Partial<Record<WindowKey, (number | null)[]>> = {};
   private readonly starts: number[];
 
@@ -39,18 +46,32 @@ export class FactsRecorder implements StepObserver, RecordedTallies {
     }
   }
 
-  after(sim: Simulator, plan: Plan, _version: number, timestampUs: number): void {
+  after(sim: Simulator, plan: Plan, version: number, timestampUs: number): void {
     const s = sim.state;
+    const log = (token: number, seller: number, buyer: number, price: number, wash: WashLabel | null) =>
+      this.saleLog.push({
+        version,
+        timestampUs,
+        collection: s.tokColl[token] ?? 0,
+        token,
+        seller,
+        buyer,
+        price,
+        wash,
+      });
     switch (plan.kind) {
       case 'fill_listing':
         this.sale(s.tokColl[plan.token] ?? 0, plan.buyer, plan.price, timestampUs);
+        log(plan.token, plan.seller, plan.buyer, plan.price, plan.wash ?? null);
         break;
       case 'fill_token_offer':
         this.sale(s.tokColl[plan.offer.token] ?? 0, plan.offer.buyer, plan.offer.price, timestampUs);
+        log(plan.offer.token, plan.seller, plan.offer.buyer, plan.offer.price, null);
         this.tally(s.tokColl[plan.offer.token] ?? 0).tokenOffers.filled++;
         break;
       case 'fill_collection_offer':
         this.sale(plan.offer.collection, plan.offer.buyer, plan.offer.price, timestampUs);
+        log(plan.token, plan.seller, plan.offer.buyer, plan.offer.price, null);
         this.tally(plan.offer.collection).collectionOffers.filled++;
         break;
       case 'place_token_offer':

@@ -1,3 +1,4 @@
+import type { WashLabel } from '../sim/plan';
 import type { SimState } from '../sim/state';
 import type { WindowKey } from './types';
 
@@ -19,11 +20,24 @@ export interface LootboxTally {
   revenue: number[];
 }
 
+/** A sale as the simulation saw it (simulator indexes; the facts turn them into addresses). */
+export interface SaleRecord {
+  version: number;
+  timestampUs: number;
+  collection: number;
+  token: number;
+  seller: number;
+  buyer: number;
+  price: number;
+  wash: WashLabel | null;
+}
+
 /** The recorder's tallies as buildFacts reads them. */
 export interface RecordedTallies {
   readonly collections: CollectionTally[];
   readonly lootboxes: LootboxTally[];
   readonly floorsAt: Partial<Record<WindowKey, (number | null)[]>>;
+  readonly saleLog: SaleRecord[];
 }
 
 /** Lowest active listing price per collection (null without listings). */

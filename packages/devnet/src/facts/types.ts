@@ -71,6 +71,8 @@ export interface TokenFacts {
   serial: number;
   owner: string;
   listed: boolean;
+  /** Octas asked by its active listing, null when not listed. */
+  listPrice: string | null;
   /** Trait name -> value; absent traits are missing. Lootbox tokens: { tier }. */
   traits: Record<string, string>;
 }
@@ -82,6 +84,20 @@ export interface UserFacts {
   tokens: string[];
   /** Collection id -> count. */
   perCollection: Record<string, number>;
+}
+
+/** One sale (a filled listing, token offer or collection offer) in chain order. */
+export interface SaleFact {
+  version: number;
+  timestampUs: string;
+  collectionId: string;
+  tokenId: string;
+  seller: string;
+  buyer: string;
+  /** Octas. */
+  price: string;
+  /** Why the simulator made it a wash trade, or null for an ordinary sale. */
+  wash: 'self_trade' | 'round_trip' | 'token_churn' | 'seller_funded' | null;
 }
 
 export interface DevnetFacts {
@@ -112,4 +128,6 @@ export interface DevnetFacts {
   users: UserFacts[];
   /** Every token of the sampled collections (all collections for small chains), keyed by collection id. */
   tokens: Record<string, TokenFacts[]>;
+  /** Every sale with its wash-trade label, on chains small enough to list tokens (empty otherwise). */
+  sales: SaleFact[];
 }

@@ -196,6 +196,11 @@ export function renderCloseListing(
     type: 'fixed price',
   };
   if (p.kind === 'fill_listing') {
+    if (p.funding !== undefined && p.funding > 0) {
+      // A funded wash trade: the seller hands the buyer the price, and the buyer pays it back.
+      emitCoinMove(b, e.account(p.seller), e.account(p.buyer), p.funding);
+      emitCoinMove(b, e.account(p.buyer), e.account(p.seller), p.price);
+    }
     emitMarket(b, e, 'listing_filled', p.marketSeq, {
       commission: String(commission(p.price)),
       listing,
@@ -218,6 +223,12 @@ export function renderCloseListing(
     typeArguments: [APT],
     arguments: [{ inner: listing }],
   };
+}
+
+/** An APT payment as the coin module reports it (module events, account named in the event). */
+function emitCoinMove(b: TxBuilder, from: string, to: string, amount: number): void {
+  b.moduleEvent('0x1::coin::CoinWithdraw', { account: from, amount: String(amount), coin_type: APT });
+  b.moduleEvent('0x1::coin::CoinDeposit', { account: to, amount: String(amount), coin_type: APT });
 }
 
 function writeOffer(

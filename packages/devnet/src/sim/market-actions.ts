@@ -23,6 +23,22 @@ function tokenBoost(ctx: SimContext, token: number): number {
     .rarityBoost;
 }
 
+const DAY_SECS = 86_400;
+/** Buyers keep what they bought for at least two days, 14 more on average (exponential), before reselling. */
+const MIN_HOLD_SECS = 2 * DAY_SECS;
+const MEAN_EXTRA_HOLD_SECS = 14 * DAY_SECS;
+
+/** The new owner of `token` starts holding it. */
+export function startHolding(ctx: SimContext, token: number): void {
+  const extra = -Math.log(1 - ctx.rng.float()) * MEAN_EXTRA_HOLD_SECS;
+  ctx.state.tokHoldUntil[token] = ctx.nowSecs + MIN_HOLD_SECS + extra;
+}
+
+/** A free token whose owner is done holding it. */
+export function isSellable(ctx: SimContext, token: number): boolean {
+  return isFree(ctx, token) && (ctx.state.tokHoldUntil[token] ?? 0) <= ctx.nowSecs;
+}
+
 function addListing(ctx: SimContext, token: number, price: number): number {
   const s = ctx.state;
   const collection = s.tokColl[token] ?? 0;
@@ -54,13 +70,18 @@ function removeListing(ctx: SimContext, token: number): void {
 export function list(ctx: SimContext): Plan | null {
   const collection = ctx.pickActiveCollection();
   if (collection < 0) return null;
-  const token = ctx.pickToken(collection, (t) => isFree(ctx, t));
+  const token = ctx.pickToken(collection, (t) => isSellable(ctx, t));
   if (token < 0) return null;
-  const s = ctx.state;
-  const seller = s.tokOwner[token] as number;
   const price = ctx.roundPrice(
     ctx.priceLevel(collection) * tokenBoost(ctx, token) * Math.exp(0.25 * ctx.rng.normal()),
   );
+  return listToken(ctx, token, price);
+}
+
+/** Its owner lists a free token at `price`. */
+export function listToken(ctx: SimContext, token: number, price: number): Plan {
+  const s = ctx.state;
+  const seller = s.tokOwner[token] as number;
   const listingId = addListing(ctx, token, price);
   const v1 = isV1(ctx, token);
   // v2 tokens move into the listing object; v1 tokens leave the seller's TokenStore for escrow.
@@ -79,6 +100,11 @@ export function list(ctx: SimContext): Plan | null {
     sender: seller,
     sequenceNumber: ctx.nextSeq(seller),
   };
+}
+
+/** A collection's market price for one of its tokens (rarity included), before noise. */
+export function fairPrice(ctx: SimContext, token: number): number {
+  return ctx.priceLevel(ctx.state.tokColl[token] ?? 0) * tokenBoost(ctx, token);
 }
 
 function pickListedCollection(ctx: SimContext): number {
@@ -130,7 +156,20 @@ function closeListing(ctx: SimContext, fill: boolean): Plan | null {
       if ((s.tokPrice[t] ?? 0) < (s.tokPrice[token] ?? 0)) token = t;
   }
   const seller = s.tokOwner[token] as number;
-  const buyer = fill ? ctx.pickOtherUser(seller) : seller;
+  const plan = closeListingOf(ctx, token, fill ? ctx.pickOtherUser(seller) : seller, fill);
+  if (fill) startHolding(ctx, token);
+  return plan;
+}
+
+/** Ends the listing of `token`: a sale to `buyer`, or (fill false) a cancellation by its seller. */
+export function closeListingOf(
+  ctx: SimContext,
+  token: number,
+  buyer: number,
+  fill: boolean,
+): Extract<Plan, { kind: 'fill_listing' | 'cancel_listing' }> {
+  const s = ctx.state;
+  const seller = s.tokOwner[token] as number;
   const price = s.tokPrice[token] ?? 0;
   const listingId = s.tokListing[token] as number;
   removeListing(ctx, token);
@@ -222,10 +261,15 @@ export function cancelTokenOffer(ctx: SimContext): Plan | null {
 
 export function fillTokenOffer(ctx: SimContext): Plan | null {
   const s = ctx.state;
-  const offer = takeOffer(ctx, s.tokenOffers, (o) => isFree(ctx, o.token) && s.tokOwner[o.token] !== o.buyer);
+  const offer = takeOffer(
+    ctx,
+    s.tokenOffers,
+    (o) => isSellable(ctx, o.token) && s.tokOwner[o.token] !== o.buyer,
+  );
   if (offer === null) return null;
   const seller = s.tokOwner[offer.token] as number;
   const { transferSeq, v1Seqs } = moveToken(ctx, offer.token, seller, offer.buyer);
+  startHolding(ctx, offer.token);
   const marketSeq = s.nextMarketSeq('token_offer_filled');
   return {
     kind: 'fill_token_offer',
@@ -282,12 +326,13 @@ export function fillCollectionOffer(ctx: SimContext): Plan | null {
   const s = ctx.state;
   let token = -1;
   const offer = takeOffer(ctx, s.collectionOffers, (o) => {
-    token = ctx.pickToken(o.collection, (t) => isFree(ctx, t) && s.tokOwner[t] !== o.buyer);
+    token = ctx.pickToken(o.collection, (t) => isSellable(ctx, t) && s.tokOwner[t] !== o.buyer);
     return token >= 0;
   });
   if (offer === null) return null;
   const seller = s.tokOwner[token] as number;
   const { transferSeq, v1Seqs } = moveToken(ctx, token, seller, offer.buyer);
+  startHolding(ctx, token);
   offer.remaining--;
   if (offer.remaining > 0) s.collectionOffers.push(offer);
   const marketSeq = s.nextMarketSeq('collection_offer_filled');

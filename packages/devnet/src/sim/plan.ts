@@ -14,6 +14,9 @@ export interface MintedToken {
   tier: number;
 }
 
+/** Why the simulator made a sale as a wash trade (the label the detection is measured against). */
+export type WashLabel = 'self_trade' | 'round_trip' | 'token_churn' | 'seller_funded';
+
 interface Base {
   sender: number;
   sequenceNumber: number;
@@ -58,6 +61,10 @@ export type Plan = Base &
         transferSeq: number;
         v1Seq: number;
         marketSeq: number;
+        /** Set on the sales of a wash-trade campaign. */
+        wash?: WashLabel;
+        /** Octas the seller pays the buyer in the same transaction (a funded wash trade). */
+        funding?: number;
       }
     | { kind: 'place_token_offer'; offer: TokenOffer; marketSeq: number }
     | { kind: 'cancel_token_offer'; offer: TokenOffer; marketSeq: number }

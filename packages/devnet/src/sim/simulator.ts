@@ -17,6 +17,7 @@ import {
 import type { Plan } from './plan';
 import { SimState } from './state';
 import { burn, createCollection, mint, transfer } from './token-actions';
+import { runWashStep, startWashCampaign } from './wash-actions';
 
 type Action = (ctx: SimContext) => Plan | null;
 
@@ -38,6 +39,7 @@ const ACTIONS: readonly [Action, number][] = [
   [purchaseLootbox, 0.06],
   [openLootbox, 0.05],
   [updateLootbox, 0.004],
+  [startWashCampaign, 0.006],
 ];
 const CUMULATIVE = (() => {
   const c = new Float64Array(ACTIONS.length);
@@ -103,6 +105,9 @@ export class Simulator {
         ? createCollection(ctx, scheduled.index)
         : createLootbox(ctx, scheduled.index);
     }
+    // A wash campaign in flight runs on consecutive versions, so nothing else touches its token.
+    const wash = runWashStep(ctx);
+    if (wash !== null) return wash;
     const drawn = ACTIONS[ctx.rng.pickCumulative(CUMULATIVE)]?.[0];
     const plan = drawn?.(ctx) ?? null;
     if (plan !== null) return plan;

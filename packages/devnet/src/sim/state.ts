@@ -1,4 +1,15 @@
 import type { World } from '../world/world';
+import type { WashLabel } from './plan';
+
+/** One transaction of a wash-trade campaign: `list` puts the token up for its owner, `fill` sells it to `buyer`. */
+export interface WashStep {
+  kind: 'list' | 'fill';
+  token: number;
+  buyer: number;
+  label: WashLabel;
+  /** Octas the seller hands the buyer in the fill transaction. */
+  funding: number;
+}
 
 export interface TokenOffer {
   id: number;
@@ -88,12 +99,18 @@ export class SimState {
   tokTransfers: Uint32Array;
   tokTier: Int8Array;
   tokListPos: Int32Array;
+  /** Chain seconds before which the token's current owner will not sell it (a holder's patience). */
+  tokHoldUntil: Float64Array;
   // market
   nextListingId = 1;
   nextTokenOfferId = 1;
   nextCollectionOfferId = 1;
   marketEvents: Float64Array;
   tokenOffers: TokenOffer[] = [];
+  /** Steps of the wash-trade campaign in flight, run on the next versions before any other action. */
+  washQueue: WashStep[] = [];
+  /** The price every listing of the campaign in flight asks. */
+  washPrice = 0;
   collectionOffers: CollectionOffer[] = [];
   lootboxes: LootboxState[];
 
@@ -122,6 +139,7 @@ export class SimState {
     this.tokTransfers = new Uint32Array(tokenCapacity);
     this.tokTier = new Int8Array(tokenCapacity);
     this.tokListPos = new Int32Array(tokenCapacity);
+    this.tokHoldUntil = new Float64Array(tokenCapacity);
     this.marketEvents = new Float64Array(MARKET_STREAMS.length);
     this.lootboxes = (world?.lootboxes ?? []).map((lb) => ({
       created: false,
@@ -150,6 +168,7 @@ export class SimState {
       this.tokTransfers = grow(this.tokTransfers, size);
       this.tokTier = grow(this.tokTier, size);
       this.tokListPos = grow(this.tokListPos, size);
+      this.tokHoldUntil = grow(this.tokHoldUntil, size);
     }
     this.tokColl[t] = collection;
     this.tokSerial[t] = serial;
@@ -159,6 +178,7 @@ export class SimState {
     this.tokTransfers[t] = 0;
     this.tokTier[t] = tier;
     this.tokListPos[t] = -1;
+    this.tokHoldUntil[t] = 0;
     this.collTokens[collection]?.push(t);
     return t;
   }
@@ -205,11 +225,14 @@ export class SimState {
     c.tokTransfers = copy(this.tokTransfers);
     c.tokTier = copy(this.tokTier);
     c.tokListPos = copy(this.tokListPos);
+    c.tokHoldUntil = copy(this.tokHoldUntil);
     c.nextListingId = this.nextListingId;
     c.nextTokenOfferId = this.nextTokenOfferId;
     c.nextCollectionOfferId = this.nextCollectionOfferId;
     c.marketEvents = this.marketEvents.slice();
     c.tokenOffers = this.tokenOffers.map((o) => ({ ...o }));
+    c.washQueue = this.washQueue.map((w) => ({ ...w }));
+    c.washPrice = this.washPrice;
     c.collectionOffers = this.collectionOffers.map((o) => ({ ...o }));
     c.lootboxes = this.lootboxes.map((lb) => ({
       ...lb,

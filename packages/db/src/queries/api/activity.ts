@@ -32,6 +32,8 @@ export interface ActivityEntry {
   timestamp: string;
   version: number;
   eventIndex: number;
+  /** Wash-trade reasons of a sale (see WASH_RULES); empty for clean sales and other events. */
+  flags: string[];
 }
 
 interface ActivityRow {
@@ -52,6 +54,7 @@ interface ActivityRow {
   quantity: string;
   marketplace: string | null;
   transaction_timestamp: Date;
+  flags: string[] | null;
 }
 
 function keys(version: string, index: string, source: string): SortKey[] {
@@ -92,14 +95,14 @@ export async function tokenTimeline(
         (SELECT 'token' AS source, a.transaction_version, a.event_index, a.kind, a.token_data_id,
                 a.token_standard, a.property_version, a.collection_id, a.from_address, a.to_address,
                 NULL::text AS seller, NULL::text AS buyer, NULL::numeric AS price, NULL::text AS coin_type,
-                a.amount AS quantity, NULL::text AS marketplace, a.transaction_timestamp
+                a.amount AS quantity, NULL::text AS marketplace, a.transaction_timestamp, NULL::text[] AS flags
            FROM token_activities a
           WHERE a.token_data_id = ${tokenId} AND ${tokenPv} AND ${tokenAfter}
           ORDER BY a.transaction_version DESC, a.event_index DESC LIMIT ${reach})
         UNION ALL
         (SELECT 'market', m.transaction_version, m.event_index, m.kind, m.token_data_id, m.token_standard,
                 m.property_version, m.collection_id, NULL, NULL, m.seller, m.buyer, m.price, m.coin_type,
-                m.token_amount, m.marketplace, m.transaction_timestamp
+                m.token_amount, m.marketplace, m.transaction_timestamp, m.wash_flags
            FROM marketplace_activities m
           WHERE m.token_data_id = ${tokenId} AND ${marketPv} AND ${marketAfter}
           ORDER BY m.transaction_version DESC, m.event_index DESC LIMIT ${reach})
@@ -137,6 +140,7 @@ export function toActivity(r: ActivityRow): ActivityEntry {
     timestamp: iso(r.transaction_timestamp) ?? '',
     version: r.transaction_version,
     eventIndex: r.event_index,
+    flags: r.flags ?? [],
   };
 }
 

@@ -1,4 +1,7 @@
 export * from './activity';
+export * from './analytics-history';
+export * from './analytics-stats';
+export * from './analytics-traders';
 export * from './bids';
 export * from './collections';
 export * from './explain';

@@ -16,7 +16,7 @@ const FILLS = sql`('fill_listing', 'fill_token_offer', 'fill_collection_offer')`
 
 const MARKET_COLUMNS = sql`'market' AS source, m.transaction_version, m.event_index, m.kind, m.token_data_id,
   m.token_standard, m.property_version, m.collection_id, NULL::text AS from_address, NULL::text AS to_address,
-  m.seller, m.buyer, m.price, m.coin_type, m.token_amount AS quantity, m.marketplace, m.transaction_timestamp`;
+  m.seller, m.buyer, m.price, m.coin_type, m.token_amount AS quantity, m.marketplace, m.transaction_timestamp, m.wash_flags AS flags`;
 
 const KEYS: SortKey[] = [
   { expr: sql`m.transaction_version`, dir: 'desc', kind: 'int' },

@@ -4,6 +4,8 @@ import { type Lootbox, toLootbox } from './lootbox';
 import { iso, type Page, type PageRequest, toPage } from './pagination';
 
 export type CollectionRanking = 'trending' | 'daily_picks' | 'top';
+/** A collection ranking as stored: wash-flagged sales left out, or counted (`_with_flagged`). */
+export type StoredCollectionRanking = CollectionRanking | `${CollectionRanking}_with_flagged`;
 
 export interface RankingCard {
   rank: number;
@@ -21,7 +23,7 @@ export interface RankingCard {
 /** A ranking as the worker last wrote it, by position (the table's primary key). */
 export async function rankingPage(
   db: Db,
-  ranking: CollectionRanking,
+  ranking: StoredCollectionRanking,
   request: PageRequest,
 ): Promise<Page<RankingCard>> {
   const [{ rows }, { rows: count }] = await Promise.all([

@@ -12,15 +12,24 @@ export interface WindowSales {
   uniqueBuyers: number;
 }
 
-/** Sales per collection with at least one native-coin fill in [from, to]. */
-export async function loadWindowSales(db: Db, from: Date, to: Date): Promise<WindowSales[]> {
+/**
+ * Sales per collection with at least one native-coin fill in [from, to]. Wash-flagged sales are left
+ * out unless `includeFlagged` (then a collection with only flagged sales appears too).
+ */
+export async function loadWindowSales(
+  db: Db,
+  from: Date,
+  to: Date,
+  options: { includeFlagged?: boolean } = {},
+): Promise<WindowSales[]> {
+  const clean = options.includeFlagged ? sql`true` : sql`wash_flags = '{}'`;
   const { rows } = await sql<WindowSales>`
     SELECT collection_id AS "collectionId", sum(price)::text AS volume, count(*)::int AS sales,
            count(DISTINCT buyer)::int AS "uniqueBuyers"
     FROM marketplace_activities
     WHERE kind = ANY(${[...FILL_KINDS]}::text[])
       AND transaction_timestamp >= ${from} AND transaction_timestamp <= ${to}
-      AND collection_id IS NOT NULL AND ${isNativeCoin('coin_type')}
+      AND collection_id IS NOT NULL AND ${isNativeCoin('coin_type')} AND ${clean}
     GROUP BY collection_id
   `.execute(db);
   return rows;

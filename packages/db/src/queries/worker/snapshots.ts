@@ -34,7 +34,8 @@ const SNAPSHOT_TOLERANCE = '2 hours';
 /**
  * The floor of each collection at time `at`: the latest hourly snapshot at or before `at` (within two
  * hours); for collections with none (history from before the worker ran, e.g. a backfill) it is
- * rebuilt from listing history: listings open at `at` whose token had not been burned by then.
+ * rebuilt from listing history: listings open at `at` whose token had not been burned by then. A
+ * window [at, now] holds the events at `at` itself, so the floor at its start is the state before them.
  * A collection without a listing then maps to null.
  */
 export async function loadFloorsAt(
@@ -58,10 +59,10 @@ export async function loadFloorsAt(
     SELECT l.collection_id AS id, min(l.price)::text AS floor
     FROM listings l
     WHERE l.collection_id = ANY(${missing}::text[])
-      AND l.listed_at <= ${at} AND (l.closed_at IS NULL OR l.closed_at > ${at})
+      AND l.listed_at < ${at} AND (l.closed_at IS NULL OR l.closed_at >= ${at})
       AND ${isNativeCoin('l.coin_type')}
       AND NOT EXISTS (SELECT 1 FROM token_activities a WHERE a.token_data_id = l.token_data_id
-                        AND a.kind = 'burn' AND a.transaction_timestamp <= ${at})
+                        AND a.kind = 'burn' AND a.transaction_timestamp < ${at})
     GROUP BY l.collection_id
   `.execute(db);
   for (const id of missing) result.set(id, null);

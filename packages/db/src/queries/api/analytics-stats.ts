@@ -1,0 +1,187 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../database';
+import { isNativeCoin } from '../worker/market-filters';
+import { loadHolderCounts } from '../worker/rankings';
+import { loadCurrentFloors, loadFloorsAt } from '../worker/snapshots';
+import { iso } from './pagination';
+
+export const ANALYTICS_WINDOWS = ['1h', '24h', '7d', '30d', 'all'] as const;
+export type AnalyticsWindow = (typeof ANALYTICS_WINDOWS)[number];
+
+const WINDOW_MS: Record<Exclude<AnalyticsWindow, 'all'>, number> = {
+  '1h': 3_600_000,
+  '24h': 86_400_000,
+  '7d': 7 * 86_400_000,
+  '30d': 30 * 86_400_000,
+};
+
+/** Start of a trailing window ending at `now` (null = all time). A sale at the start is inside. */
+export function windowStart(window: AnalyticsWindow, now: Date): Date | null {
+  return window === 'all' ? null : new Date(now.getTime() - WINDOW_MS[window]);
+}
+
+export async function collectionExists(db: Db, collectionId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('collections')
+    .select('collection_id')
+    .where('collection_id', '=', collectionId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/*
+ * The sales an analytics figure counts: fills of the collection in the native coin, in [from, to],
+ * without wash-flagged ones unless asked. Served by market_activities_collection_sales.
+ */
+export function salesOf(
+  collectionId: string,
+  from: Date | null,
+  to: Date | null,
+  includeFlagged: boolean,
+): RawBuilder<boolean> {
+  return sql<boolean>`m.collection_id = ${collectionId}
+    AND m.kind IN ('fill_listing', 'fill_token_offer', 'fill_collection_offer')
+    AND ${from === null ? sql`true` : sql`m.transaction_timestamp >= ${from}`}
+    AND ${to === null ? sql`true` : sql`m.transaction_timestamp <= ${to}`}
+    AND ${isNativeCoin('m.coin_type')}
+    AND ${includeFlagged ? sql`true` : sql`m.wash_flags = '{}'`}`;
+}
+
+export interface CollectionStats {
+  collectionId: string;
+  collection: string;
+  creator: string;
+  window: AnalyticsWindow;
+  windowStart: string | null;
+  windowEnd: string;
+  includeFlagged: boolean;
+  volume: string;
+  sales: number;
+  /** Volume / sales, rounded down; null without sales. */
+  averageSale: string | null;
+  /** The lower median sale price (a price that was paid); null without sales. */
+  medianSale: string | null;
+  uniqueBuyers: number;
+  uniqueSellers: number;
+  /** Wash-flagged sales in the window (counted in the figures above only with includeFlagged). */
+  flaggedSales: number;
+  flaggedVolume: string;
+  floor: string | null;
+  floorAtWindowStart: string | null;
+  /** (floor - floorAtWindowStart) / floorAtWindowStart; null when either is unknown. */
+  floorChange: number | null;
+  bestCollectionOffer: string | null;
+  listedCount: number;
+  /** listedCount / supply; null when the supply is unknown or zero. */
+  listedShare: number | null;
+  holders: number;
+  /** Tokens held by the ten largest holders / supply. */
+  top10HoldersShare: number | null;
+  /** Live (unburned) tokens. */
+  supply: string;
+  minted: string;
+  burned: string;
+}
+
+function ratio(part: bigint | number, whole: bigint | number | null): number | null {
+  if (whole === null || Number(whole) === 0) return null;
+  return Number(part) / Number(whole);
+}
+
+/** Windowed statistics of one collection at `now`; null when the collection is unknown. */
+export async function collectionStats(
+  db: Db,
+  collectionId: string,
+  window: AnalyticsWindow,
+  now: Date,
+  includeFlagged: boolean,
+): Promise<CollectionStats | null> {
+  const collection = await db
+    .selectFrom('collections')
+    .select(['collection_id', 'collection_name', 'creator_address'])
+    .where('collection_id', '=', collectionId)
+    .executeTakeFirst();
+  if (!collection) return null;
+  const start = windowStart(window, now);
+  const [sales, flagged, floors, floorsAt, holders, top, offer, counts] = await Promise.all([
+    sql<{
+      volume: string;
+      sales: number;
+      median: string | null;
+      buyers: number;
+      sellers: number;
+    }>`
+      SELECT COALESCE(sum(m.price), 0)::text AS volume, count(*)::int AS sales,
+             (percentile_disc(0.5) WITHIN GROUP (ORDER BY m.price))::text AS median,
+             count(DISTINCT m.buyer)::int AS buyers, count(DISTINCT m.seller)::int AS sellers
+        FROM marketplace_activities m WHERE ${salesOf(collectionId, start, now, includeFlagged)}`.execute(db),
+    sql<{ sales: number; volume: string }>`
+      SELECT count(*)::int AS sales, COALESCE(sum(m.price), 0)::text AS volume
+        FROM marketplace_activities m
+       WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}'`.execute(db),
+    loadCurrentFloors(db, [collectionId]),
+    start === null ? Promise.resolve(null) : loadFloorsAt(db, [collectionId], start),
+    loadHolderCounts(db, [collectionId]),
+    sql<{ held: number }>`
+      SELECT count(*)::int AS held FROM (
+        SELECT h.holder FROM (
+          SELECT owner_address AS holder, token_data_id FROM token_ownerships
+           WHERE collection_id = ${collectionId} AND amount > 0
+          UNION
+          SELECT seller, token_data_id FROM listings
+           WHERE collection_id = ${collectionId} AND status = 'active' AND seller IS NOT NULL
+        ) h LEFT JOIN tokens t ON t.token_data_id = h.token_data_id
+        WHERE NOT COALESCE(t.is_burned, false)
+      ) held GROUP BY holder ORDER BY held DESC LIMIT 10`.execute(db),
+    sql<{ price: string | null }>`
+      SELECT max(o.price)::text AS price FROM collection_offers o
+       WHERE o.collection_id = ${collectionId} AND o.status = 'active' AND o.remaining_amount > 0
+         AND (o.expiration_time IS NULL OR o.expiration_time > ${now}) AND ${isNativeCoin('o.coin_type')}`.execute(
+      db,
+    ),
+    // Counted from tokens, as collection details do: v2 collections carry no maintained supply.
+    sql<{ live: string; minted: string }>`
+      SELECT count(*) FILTER (WHERE NOT is_burned)::text AS live, count(*)::text AS minted
+        FROM tokens WHERE collection_id = ${collectionId}`.execute(db),
+  ]);
+  const s = sales.rows[0];
+  const count = s?.sales ?? 0;
+  const volume = s?.volume ?? '0';
+  const floor = floors.get(collectionId)?.floor ?? null;
+  const floorAtStart = floorsAt?.get(collectionId) ?? null;
+  const supply = counts.rows[0]?.live ?? '0';
+  const minted = counts.rows[0]?.minted ?? '0';
+  const listed = floors.get(collectionId)?.listed ?? 0;
+  const topHeld = top.rows.reduce((sum, r) => sum + r.held, 0);
+  return {
+    collectionId,
+    collection: collection.collection_name,
+    creator: collection.creator_address,
+    window,
+    windowStart: iso(start),
+    windowEnd: now.toISOString(),
+    includeFlagged,
+    volume,
+    sales: count,
+    averageSale: count === 0 ? null : String(BigInt(volume) / BigInt(count)),
+    medianSale: s?.median ?? null,
+    uniqueBuyers: s?.buyers ?? 0,
+    uniqueSellers: s?.sellers ?? 0,
+    flaggedSales: flagged.rows[0]?.sales ?? 0,
+    flaggedVolume: flagged.rows[0]?.volume ?? '0',
+    floor,
+    floorAtWindowStart: floorAtStart,
+    floorChange:
+      floor === null || floorAtStart === null || BigInt(floorAtStart) === 0n
+        ? null
+        : Number(BigInt(floor) - BigInt(floorAtStart)) / Number(floorAtStart),
+    bestCollectionOffer: offer.rows[0]?.price ?? null,
+    listedCount: listed,
+    listedShare: ratio(listed, BigInt(supply)),
+    holders: holders.get(collectionId) ?? 0,
+    top10HoldersShare: ratio(topHeld, BigInt(supply)),
+    supply,
+    minted,
+    burned: String(BigInt(minted) - BigInt(supply)),
+  };
+}
