@@ -1,4 +1,10 @@
 export { createDecoder, type DecoderOptions } from './decoder';
+export {
+  ChainIdMismatchError,
+  type GrpcSourceOptions,
+  grpcSource,
+  StreamProtocolError,
+} from './grpc-source';
 export { memorySource } from './memory-source';
 export {
   type BatchCommitted,

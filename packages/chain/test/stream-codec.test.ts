@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listFixtureFiles, loadFixtureTransaction } from '../src/fixtures/index';
 import { decodeTransaction } from '../src/index';
-import { ProtoTransaction, protoFromJson, streamedToRest } from '../src/stream/index';
+import { ProtoTransaction, protoFromJson, restToProto, streamedToRest } from '../src/stream/index';
 import { FIXTURES, NO_FIXTURES, OPTIONS, SKIP_REASON } from './fixture-context';
 
 const files = NO_FIXTURES ? [] : listFixtureFiles(FIXTURES);
@@ -25,3 +25,11 @@ describe.skipIf(NO_FIXTURES)('every fixture in both forms: JSON and protobuf byt
 });
 
 if (NO_FIXTURES) describe.skip(SKIP_REASON, () => {});
+
+describe.skipIf(NO_FIXTURES)('restToProto inverts protoToRest on every fixture', () => {
+  it.each(files)('%s', (file) => {
+    const fixture = loadFixtureTransaction(file, FIXTURES);
+    const bytes = ProtoTransaction.encode(protoFromJson(restToProto(fixture.rest))).finish();
+    expect(streamedToRest(ProtoTransaction.decode(bytes))).toEqual(fixture.rest);
+  });
+});
