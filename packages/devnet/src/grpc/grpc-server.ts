@@ -65,7 +65,7 @@ export async function startGrpcServer(
   const getTransactions = async (call: Call): Promise<void> => {
     if (refusing > 0) {
       refusing--;
-      call.destroy(Object.assign(new Error('devnet: injected outage'), { code: status.UNAVAILABLE }));
+      fail(call, 'devnet: injected outage');
       return;
     }
     open.add(call);
@@ -98,7 +98,7 @@ export async function startGrpcServer(
           const cut = Math.floor((rng as Rng).float() * transactions.length);
           if (cut > 0) await send(call, { transactions: transactions.slice(0, cut), chainId });
           if ((rng as Rng).float() < 0.5) call.end();
-          else call.destroy(Object.assign(new Error('devnet: injected break'), { code: status.UNAVAILABLE }));
+          else fail(call, 'devnet: injected break');
           return;
         }
         await send(call, { transactions, chainId });
@@ -136,6 +136,11 @@ export async function startGrpcServer(
       server.forceShutdown();
     },
   };
+}
+
+/** Ends the call with UNAVAILABLE, what the hosted service answers while a backend is away. */
+function fail(call: Call, details: string): void {
+  call.emit('error', { code: status.UNAVAILABLE, details, name: 'Error', message: details });
 }
 
 /** Writes with back-pressure: a slow client makes the server wait, as the hosted service does. */
