@@ -29,6 +29,11 @@ export interface IndexerOptions {
   batchSize: number;
   /** First version to read; default: one past the checkpoint, else the oldest the node has. */
   from?: number;
+  /**
+   * Where the main follower starts when its checkpoint is empty (MDQ_START_VERSION): history
+   * before it is never read. Ignored once a checkpoint exists.
+   */
+  startVersion?: number;
   /** Last version to read (inclusive); default: follow the tip forever. */
   to?: number;
   /** Stop once the tip seen at start-up (or `to`) is reached. */
@@ -87,7 +92,8 @@ async function follow(options: IndexerOptions, name: string): Promise<IndexerSta
   };
   const checkpoint = await readCheckpoint(options.db, name);
   const tip = await retry(() => options.source.tip(), options);
-  let next = checkpoint !== null ? checkpoint + 1 : (options.from ?? tip.oldestVersion);
+  let next =
+    checkpoint !== null ? checkpoint + 1 : (options.from ?? options.startVersion ?? tip.oldestVersion);
   const stopAt = options.to ?? (options.untilCaughtUp ? tip.ledgerVersion : Number.POSITIVE_INFINITY);
   let idleMs = options.pollMs ?? 250;
 
