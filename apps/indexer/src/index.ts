@@ -1,5 +1,11 @@
 export { checkContiguity, GapError } from './contiguity';
 export { createDecoder, type DecoderOptions } from './decoder';
+export {
+  ChainIdMismatchError,
+  type GrpcSourceOptions,
+  grpcSource,
+  StreamProtocolError,
+} from './grpc-source';
 export { memorySource } from './memory-source';
 export {
   type BatchCommitted,

@@ -41,6 +41,11 @@ export interface IndexerOptions {
   batchSize: number;
   /** First version to read; default: one past the checkpoint, else the oldest the node has. */
   from?: number;
+  /**
+   * Where the main follower starts when its checkpoint is empty (MDQ_START_VERSION): history
+   * before it is never read. Ignored once a checkpoint exists.
+   */
+  startVersion?: number;
   /** Last version to read (inclusive); default: follow the tip forever. */
   to?: number;
   /** Stop once the tip seen at start-up (or `to`) is reached. */
@@ -124,7 +129,7 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
   const retrying = <T>(what: string, fn: () => Promise<T>) => retry(what, fn, options, runtime.failures);
   let committed = await retrying('read the checkpoint', () => readCheckpoint(options.db, name));
   const tip = await retrying('read the chain tip', () => options.source.tip());
-  let next = committed !== null ? committed + 1 : (options.from ?? tip.oldestVersion);
+  let next = committed !== null ? committed + 1 : (options.from ?? options.startVersion ?? tip.oldestVersion);
   const stopAt = options.to ?? (options.untilCaughtUp ? tip.ledgerVersion : Number.POSITIVE_INFINITY);
   let idleMs = options.pollMs ?? 250;
   const sparse = options.source.sparse === true;

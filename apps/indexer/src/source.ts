@@ -3,6 +3,8 @@ import { Aptos, AptosConfig, Network, type TransactionResponse } from '@aptos-la
 export interface ChainTip {
   ledgerVersion: number;
   oldestVersion: number;
+  /** The network's chain id, when the source knows it (a fullnode's ledger info does). */
+  chainId?: number;
 }
 
 /**
@@ -34,7 +36,11 @@ export function fullnodeSource(
   const tip = async (): Promise<ChainTip> => {
     const info = await aptos.getLedgerInfo();
     knownLedger = Number(info.ledger_version);
-    return { ledgerVersion: knownLedger, oldestVersion: Number(info.oldest_ledger_version) };
+    return {
+      ledgerVersion: knownLedger,
+      oldestVersion: Number(info.oldest_ledger_version),
+      chainId: info.chain_id,
+    };
   };
 
   const page = async (offset: number, limit: number): Promise<TransactionResponse[]> => {

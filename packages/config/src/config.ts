@@ -12,6 +12,11 @@ export interface Config {
   network: Network;
   /** Unset on the local network means "start the embedded devnet". */
   fullnodeUrl: string | undefined;
+  /** Aptos Transaction Stream (gRPC); when set the indexer reads transactions from it, not REST. */
+  grpcUrl: string | undefined;
+  grpcApiKey: string | undefined;
+  /** First version the main follower reads when its checkpoint is empty (partial history). */
+  startVersion: number | undefined;
   host: string;
   port: number;
   apiKey: string | undefined;
@@ -54,6 +59,15 @@ export function loadConfig(env: Env = process.env): Config {
     fullnodeUrl:
       optional(env, 'APTOS_FULLNODE_URL', (v, n) => readUrl(v, n, ['http:', 'https:'])) ??
       DEFAULTS.fullnodeUrls[network],
+    grpcUrl: optional(env, 'APTOS_GRPC_URL', (v, n) => readUrl(v, n, ['http:', 'https:'])),
+    grpcApiKey: env['APTOS_GRPC_API_KEY']?.trim() || undefined,
+    startVersion: optional(env, 'MDQ_START_VERSION', (v, n) => {
+      const version = Number(v);
+      if (!/^\d+$/.test(v) || !Number.isSafeInteger(version)) {
+        throw new ConfigError(`${n} must be a non-negative integer version (got "${v}")`);
+      }
+      return version;
+    }),
     host: env['HOST']?.trim() || DEFAULTS.host,
     port: readInt(env, 'PORT', DEFAULTS.port, 0, 65535),
     apiKey: optional(env, 'MDQ_API_KEY', (v, n) => {

@@ -2,6 +2,7 @@ import { createWriteStream, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { streamTransactions } from './chain/stream';
 import { DEFAULT_END_TIME_MS, PRESET_TRANSACTIONS, type Preset } from './config';
+import type { GrpcFaults } from './grpc/grpc-server';
 import { DEFAULT_DEVNET_PORT, type DevnetServerOptions, startDevnetServer } from './server/start-server';
 
 export const DEVNET_HELP = `mdq devnet — a local Aptos fullnode serving a simulated NFT market
@@ -32,6 +33,10 @@ Recorded mode
 Server and outputs
   --port P                  listen port (default ${DEFAULT_DEVNET_PORT}; 0 picks a free port)
   --host H                  listen host (default 127.0.0.1)
+  --grpc-port P             also serve the chain over the Aptos Transaction Stream gRPC service
+                            (aptos.indexer.v1.RawData/GetTransactions, plaintext) on port P; 0 picks one
+  --grpc-fault-rate R       test hook: each gRPC response is, with probability R (0..1), cut short and
+                            the stream ended or broken, then the next 2 calls refused (seeded by --seed)
   --facts FILE              write the expected facts (JSON) of the initial chain to FILE
   --out FILE                write the initial chain as NDJSON (one REST transaction per line) and exit
   -h, --help                show this help
@@ -61,6 +66,13 @@ function preset(value: string | undefined): Preset | undefined {
   throw new Error(`--preset: expected tiny | small | medium | large, got ${value}`);
 }
 
+function faults(rate: string | undefined, seed: number): GrpcFaults | undefined {
+  if (rate === undefined) return undefined;
+  const breakRate = Number(rate);
+  if (!(breakRate >= 0 && breakRate <= 1)) throw new Error(`--grpc-fault-rate: expected 0..1, got ${rate}`);
+  return { seed, breakRate };
+}
+
 /** Entry point of `mdq devnet`. Resolves once the server listens (or the --out file is written). */
 export async function runDevnetCli(argv: string[]): Promise<{ close(): Promise<void> } | null> {
   const { values } = parseArgs({
@@ -83,6 +95,8 @@ export async function runDevnetCli(argv: string[]): Promise<{ close(): Promise<v
       transactions: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      'grpc-port': { type: 'string' },
+      'grpc-fault-rate': { type: 'string' },
       facts: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -108,6 +122,8 @@ export async function runDevnetCli(argv: string[]): Promise<{ close(): Promise<v
     transactionsDir: values.transactions,
     port: int('port', values.port),
     host: values.host,
+    grpcPort: int('grpc-port', values['grpc-port']),
+    grpcFaults: faults(values['grpc-fault-rate'], int('seed', values.seed) ?? 1),
   };
   if (values.out !== undefined) {
     const endTime = options.endTime === 'now' ? Math.floor(Date.now() / 1000) * 1000 : options.endTime;
@@ -125,5 +141,7 @@ export async function runDevnetCli(argv: string[]): Promise<{ close(): Promise<v
     if (facts !== null) writeFileSync(values.facts, `${JSON.stringify(facts, null, 2)}\n`);
   }
   process.stdout.write(`mdq devnet listening on ${server.url} (ledger version ${server.ledgerVersion()})\n`);
+  if (server.grpcUrl !== null)
+    process.stdout.write(`mdq devnet gRPC Transaction Stream on ${server.grpcUrl}\n`);
   return server;
 }

@@ -10,6 +10,12 @@ export {
   resolveConfig,
 } from './config';
 export type * from './facts/types';
+export {
+  type DevnetGrpcOptions,
+  type DevnetGrpcServer,
+  type GrpcFaults,
+  startGrpcServer,
+} from './grpc/grpc-server';
 export { loadRecorded, type RecordedTransaction } from './recorded/load-recorded';
 export type {
   MoveJson,

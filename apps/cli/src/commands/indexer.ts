@@ -7,7 +7,10 @@ const run = async (flags: IndexerFlags) => (await import('../run/indexer')).runI
 export function indexerCommand(program: Command): void {
   const attach = (command: Command) =>
     command
-      .option('--from <version>', 'first version to read (default: one past the checkpoint)')
+      .option(
+        '--from <version>',
+        'first version to read; without --to, where the follower starts on an empty checkpoint (as MDQ_START_VERSION)',
+      )
       .option('--to <version>', 'last version to read, inclusive (default: follow the tip)')
       .option('--until-caught-up', 'stop once the tip seen at start-up is reached')
       .option('--batch-size <n>', 'transactions per database transaction (default: MDQ_INDEXER_BATCH_SIZE)')
@@ -28,6 +31,6 @@ export function indexerCommand(program: Command): void {
       .description('Index a past version range (--from required) beside the live follower'),
   ).action(async (flags: IndexerFlags) => {
     if (flags.from === undefined) throw new UsageError('backfill needs --from <version>');
-    await run({ ...flags, untilCaughtUp: true });
+    await run({ ...flags, untilCaughtUp: true, backfill: true });
   });
 }

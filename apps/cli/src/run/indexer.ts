@@ -1,5 +1,13 @@
 import { type Config, loadConfig } from '@mdq/config';
-import { createDecoder, fullnodeSource, type IndexerLog, runIndexer, watchChainTip } from '@mdq/indexer';
+import {
+  type ChainSource,
+  createDecoder,
+  fullnodeSource,
+  grpcSource,
+  type IndexerLog,
+  runIndexer,
+  watchChainTip,
+} from '@mdq/indexer';
 import { bullmqNotifier, type ChangeNotifier, createRedis, noopNotifier } from '@mdq/jobs';
 import { createFailureLog, describeError, failureKey } from '@mdq/log';
 import { observeIndexerBatch } from '@mdq/telemetry';
@@ -16,6 +24,8 @@ export interface IndexerFlags {
   untilCaughtUp?: boolean;
   batchSize?: string;
   sparse?: boolean;
+  /** `mdq backfill`: --from/--to name a range with its own checkpoint, beside the main follower. */
+  backfill?: boolean;
 }
 
 export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
@@ -28,6 +38,11 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
   // Flags are checked before anything connects, so a typo fails at once.
   const batchSize = parseVersion(flags.batchSize, '--batch-size') ?? config.indexerBatchSize;
   const range = optionalRange(flags);
+  // `mdq indexer --from V` (no --to) starts the main follower at V when its checkpoint is empty,
+  // like MDQ_START_VERSION; a range (--to, or `mdq backfill`) keeps a checkpoint of its own.
+  const followFrom = flags.backfill !== true && range.to === undefined ? range.from : undefined;
+  if (followFrom !== undefined) delete range.from;
+  const startVersion = followFrom ?? config.startVersion;
   const database = await resolveDatabase(config, { mayStart: false, migrate: true });
   const redisUrl = await resolveRedisUrl(config);
   const redis = redisUrl ? createRedis(redisUrl) : null;
@@ -46,7 +61,9 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
   const notifier: ChangeNotifier = redis
     ? bullmqNotifier(redis, { prefix: config.queuePrefix })
     : noopNotifier;
-  const source = fullnodeSource(config.fullnodeUrl, { sparse: flags.sparse === true });
+  const source = chainSourceFor(config, config.fullnodeUrl, consoleLog(config), {
+    sparse: flags.sparse === true,
+  });
   // Only the main follower speaks for the chain tip; a backfill range is beside the point.
   const tipWatcher =
     range.from === undefined && range.to === undefined ? watchChainTip(database.db, source) : null;
@@ -81,6 +98,7 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
     notifier,
     batchSize,
     ...range,
+    ...(startVersion !== undefined ? { startVersion } : {}),
     untilCaughtUp: flags.untilCaughtUp === true,
     signal,
     log: consoleLog(config),
@@ -103,10 +121,39 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
   );
   await tipWatcher?.stop();
   await metrics?.close();
+  source.close?.();
   await notifier.close();
   redisFailures.close();
   redis?.disconnect();
   await database.close();
+}
+
+/** Chain ids of the public networks; a stream reporting another one is refused. */
+const CHAIN_IDS: Partial<Record<Config['network'], number>> = { mainnet: 1, testnet: 2 };
+
+/**
+ * The indexer's chain source: the gRPC Transaction Stream when APTOS_GRPC_URL is set (the tip still
+ * comes from the fullnode's ledger info, one cheap call), otherwise the fullnode REST API.
+ */
+export function chainSourceFor(
+  config: Config,
+  fullnodeUrl: string,
+  log: IndexerLog,
+  options: { signal?: AbortSignal; sparse?: boolean } = {},
+): ChainSource & { close?: () => void } {
+  const { signal } = options;
+  // `sparse`: a recorded chain whose versions skip on purpose (see fullnodeSource).
+  const rest = fullnodeSource(fullnodeUrl, { sparse: options.sparse === true });
+  if (config.grpcUrl === undefined) return rest;
+  const chainId = CHAIN_IDS[config.network];
+  return grpcSource({
+    url: config.grpcUrl,
+    ...(config.grpcApiKey ? { apiKey: config.grpcApiKey } : {}),
+    ...(chainId !== undefined ? { chainId } : {}),
+    tip: rest.tip,
+    log,
+    ...(signal ? { signal } : {}),
+  });
 }
 
 export function decoderFor(config: Config) {

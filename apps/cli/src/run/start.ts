@@ -1,7 +1,7 @@
 import { startApi } from '@mdq/api';
 import { type Config, loadConfig } from '@mdq/config';
 import type { DevnetServer } from '@mdq/devnet';
-import { fullnodeSource, runIndexer, watchChainTip } from '@mdq/indexer';
+import { runIndexer, watchChainTip } from '@mdq/indexer';
 import { observeIndexerBatch } from '@mdq/telemetry';
 import { createMediaRenderer, resolveCollectionUri, startWorker } from '@mdq/worker';
 import { resolveDatabase } from '../runtime/database';
@@ -10,7 +10,7 @@ import { startEmbeddedDevnet } from '../runtime/devnet';
 import { gateways } from '../runtime/gateways';
 import { claimSignals, onShutdown } from '../runtime/lifecycle';
 import { resolveRedisUrl } from '../runtime/redis';
-import { consoleLog, decoderFor } from './indexer';
+import { chainSourceFor, consoleLog, decoderFor } from './indexer';
 
 /** `mdq start`: everything in one process tree, stopped in reverse order on Ctrl-C / SIGTERM. */
 export async function runStart(): Promise<void> {
@@ -52,12 +52,13 @@ async function startAll(
   });
   closers.push(worker.close);
 
-  const source = fullnodeSource(fullnodeUrl);
+  const source = chainSourceFor(config, fullnodeUrl, consoleLog(config), { signal });
   const tipWatcher = watchChainTip(database.db, source);
   closers.push(tipWatcher.stop);
   const indexing = runIndexer({
     db: database.db,
     source,
+    ...(config.startVersion !== undefined ? { startVersion: config.startVersion } : {}),
     decode: decoderFor(config),
     notifier: worker.notifier,
     batchSize: config.indexerBatchSize,
@@ -101,7 +102,7 @@ async function startAll(
       `  metrics    ${api.url}/metrics`,
       ...(config.adminKey && redisUrl ? [`  queues     ${api.url}/admin/queues (admin key)`] : []),
       `  database   ${database.origin}${database.location ? `, data in ${database.location}` : ''}`,
-      `  chain      ${devnet ? `embedded devnet at ${devnet.url}` : fullnodeUrl}`,
+      `  chain      ${devnet ? `embedded devnet at ${devnet.url}` : fullnodeUrl}${config.grpcUrl ? ` (transactions via gRPC ${config.grpcUrl})` : ''}`,
       `  worker     ${worker.mode}${redisUrl ? ` (${redisUrl})` : ''}`,
       '',
       `  curl -H "x-api-key: ${key}" ${base}/rankings/trending-collections`,

@@ -68,7 +68,8 @@ export class Renderer {
     const execGas = 6 + b.events.length * 3;
     const storageOctas =
       plan.kind.startsWith('place') || plan.kind === 'mint' || plan.kind === 'list' ? 48_960 : 0;
-    const total = ioGas + execGas + storageOctas / 100;
+    // Gas units are integers on chain (u64); storage is charged in whole gas units.
+    const total = ioGas + execGas + Math.ceil(storageOctas / 100);
     b.moduleEvent('0x1::transaction_fee::FeeStatement', {
       execution_gas_units: String(execGas),
       io_gas_units: String(ioGas),

@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { DevnetChain } from '../chain/devnet-chain';
 import type { ChainOptions, Preset } from '../config';
 import type { DevnetFacts } from '../facts/types';
+import { type GrpcFaults, startGrpcServer } from '../grpc/grpc-server';
 import { loadRecorded } from '../recorded/load-recorded';
 import { RecordedSource } from '../recorded/recorded-source';
 import { GeneratedSource } from './generated-source';
@@ -23,12 +24,20 @@ export interface DevnetServerOptions extends Omit<ChainOptions, 'endTimeMs'> {
   /** Versions between simulator checkpoints (generated mode). */
   checkpointEvery?: number;
   preset?: Preset;
+  /** Also serve the chain over the Transaction Stream gRPC service on this port (0: a free one). */
+  grpcPort?: number;
+  /** Test hook: break gRPC streams at random points (see GrpcFaults). */
+  grpcFaults?: GrpcFaults;
 }
 
 export interface DevnetServer {
   /** Base URL including `/v1`, e.g. `http://127.0.0.1:8090/v1`. */
   url: string;
   port: number;
+  /** `http://host:port` of the gRPC Transaction Stream, when grpcPort was given. */
+  grpcUrl: string | null;
+  /** Streams broken by injected gRPC faults so far. */
+  grpcFaultsInjected(): number;
   ledgerVersion(): number;
   /** Generated mode: the chain (facts, world); null when serving recorded files. */
   chain: DevnetChain | null;
@@ -65,9 +74,20 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
   const port =
     typeof address === 'object' && address !== null ? address.port : (options.port ?? DEFAULT_DEVNET_PORT);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const grpc =
+    options.grpcPort === undefined
+      ? null
+      : await startGrpcServer(source, {
+          port: options.grpcPort,
+          host,
+          chainId: source.ledger().chainId,
+          ...(options.grpcFaults ? { faults: options.grpcFaults } : {}),
+        });
   return {
     url: `http://${shownHost}:${port}/v1`,
     port,
+    grpcUrl: grpc?.url ?? null,
+    grpcFaultsInjected: () => grpc?.faultsInjected() ?? 0,
     chain,
     ledgerVersion: () => source.ledger().ledgerVersion,
     facts: () => chain?.getFacts() ?? null,
@@ -76,6 +96,7 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
     },
     close: async () => {
       source.close();
+      await grpc?.close();
       await app.close();
     },
   };

@@ -1,0 +1,13 @@
+export {
+  type GetTransactionsRequest,
+  ProtoTransaction,
+  RawDataClient,
+  type RawDataServer,
+  RawDataService,
+  TransactionsResponse,
+} from './messages';
+export { moveTypeJson } from './move-type-json';
+export { renderMoveType } from './proto-move-type';
+export { base64ToHex, protoToRest, type RestTransaction, timestampUs } from './proto-to-rest';
+export { restToProto } from './rest-to-proto';
+export { protoFromJson, streamedToRest } from './to-rest';
