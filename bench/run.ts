@@ -9,6 +9,7 @@ const benches: [string, string[]][] = [
   ['ingest-bench.ts', quick ? ['--quick'] : []],
   ['devnet-bench.ts', quick ? ['--count', '100000', '--seconds', '5'] : []],
   ['worker-bench.ts', quick ? ['--quick'] : []],
+  ['api-bench.ts', quick ? ['--quick'] : []],
 ];
 let failed = 0;
 for (const [file, args] of benches) {

@@ -1,5 +1,6 @@
 export { type AppOptions, buildApp } from './app';
+export { type ApiServers, apiWorkerCount, startApiServers } from './cluster';
 export { type MetadataReport, validateMetadata } from './metadata/validate-metadata';
 export { ApiError, type ErrorBody } from './plugins/errors';
 export type { CollectionUriResolver } from './routes/deps';
-export { type RunningApi, startApi } from './server';
+export { type RunningApi, type StartApiOptions, startApi } from './server';

@@ -11,19 +11,21 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
+export interface StartApiOptions {
+  db?: Db;
+  /** The worker's resolver (apps/worker resolveCollectionUri bound to a db and options). */
+  resolveCollectionUri?: CollectionUriResolver;
+  /** Redis for rate-limit counters shared by replicas; per-process counters when null. */
+  redisUrl?: string | null;
+  /** BullMQ key prefix, for the queue dashboard. */
+  queuePrefix?: string;
+}
+
 /** Starts the HTTP API on config.host:config.port against an existing database. */
 export async function startApi(
   config: Config,
   databaseUrl: string,
-  options: {
-    db?: Db;
-    /** The worker's resolver (apps/worker resolveCollectionUri bound to a db and options). */
-    resolveCollectionUri?: CollectionUriResolver;
-    /** Redis for rate-limit counters shared by replicas; per-process counters when null. */
-    redisUrl?: string | null;
-    /** BullMQ key prefix, for the queue dashboard. */
-    queuePrefix?: string;
-  } = {},
+  options: StartApiOptions = {},
 ): Promise<RunningApi> {
   const db = options.db ?? createDb(databaseUrl, { applicationName: 'mdq-api', max: 20 });
   const readDb = config.databaseReadUrl
