@@ -105,7 +105,9 @@ const pair = (i: number) => `creator=${col(i).creator_address}&collection=${enc(
 const lb = (i: number) => pick(lootboxes, i);
 const lbPair = (i: number) => `creator=${lb(i).creator_address}&collection=${enc(lb(i).collection_name)}`;
 const tok = (i: number) => pick(tokens, i * 13);
-const words = [...new Set(tokens.flatMap((t) => t.token_name.split(/[^A-Za-z]+/)).filter((w) => w.length > 2))];
+const words = [
+  ...new Set(tokens.flatMap((t) => t.token_name.split(/[^A-Za-z]+/)).filter((w) => w.length > 2)),
+];
 // Any text a user types: one letter, a prefix, a whole word, a word with a typo, a collection name.
 const searchText = (i: number): string => {
   const w = pick(words, i * 31);
@@ -124,11 +126,31 @@ const searchText = (i: number): string => {
 };
 
 const endpoints: Endpoint[] = [
-  { name: 'rankings/trending-collections', group: 'front', paths: mix((i) => `/rankings/trending-collections?page=${page(i)}&limit=${pick([10, 100, 10, 1], i)}`) },
-  { name: 'rankings/daily-picks', group: 'front', paths: mix((i) => `/rankings/daily-picks?page=${page(i)}&limit=10`) },
-  { name: 'rankings/top-collections', group: 'front', paths: mix((i) => `/rankings/top-collections?page=${page(i)}&limit=10`) },
-  { name: 'rankings/recent-added', group: 'front', paths: mix((i) => `/rankings/recent-added?page=${page(i)}&limit=10`) },
-  { name: 'rankings/by-upcoming', group: 'front', paths: mix((i) => `/rankings/by-upcoming?page=${page(i)}&limit=10`) },
+  {
+    name: 'rankings/trending-collections',
+    group: 'front',
+    paths: mix((i) => `/rankings/trending-collections?page=${page(i)}&limit=${pick([10, 100, 10, 1], i)}`),
+  },
+  {
+    name: 'rankings/daily-picks',
+    group: 'front',
+    paths: mix((i) => `/rankings/daily-picks?page=${page(i)}&limit=10`),
+  },
+  {
+    name: 'rankings/top-collections',
+    group: 'front',
+    paths: mix((i) => `/rankings/top-collections?page=${page(i)}&limit=10`),
+  },
+  {
+    name: 'rankings/recent-added',
+    group: 'front',
+    paths: mix((i) => `/rankings/recent-added?page=${page(i)}&limit=10`),
+  },
+  {
+    name: 'rankings/by-upcoming',
+    group: 'front',
+    paths: mix((i) => `/rankings/by-upcoming?page=${page(i)}&limit=10`),
+  },
   {
     name: 'market/listing-cards',
     group: 'front',
@@ -167,16 +189,42 @@ const endpoints: Endpoint[] = [
   {
     name: 'token-balances',
     group: 'front',
-    paths: mix((i) => `/token-balances?address=${wallet(i)}&page=${page(i)}${i % 3 === 0 ? '&serviceInfo=true' : ''}`),
+    paths: mix(
+      (i) => `/token-balances?address=${wallet(i)}&page=${page(i)}${i % 3 === 0 ? '&serviceInfo=true' : ''}`,
+    ),
   },
-  { name: 'tokens-by-collection', group: 'front', paths: mix((i) => `/tokens-by-collection?${pair(i)}&page=${page(i)}`) },
+  {
+    name: 'tokens-by-collection',
+    group: 'front',
+    paths: mix((i) => `/tokens-by-collection?${pair(i)}&page=${page(i)}`),
+  },
   { name: 'market/search', group: 'search', paths: mix((i) => `/market/search?text=${enc(searchText(i))}`) },
-  { name: 'market/listings-by-collection', group: 'other', paths: mix((i) => `/market/listings-by-collection?${pair(i)}&page=${page(i)}`) },
-  { name: 'market/bids-by-collection', group: 'other', paths: mix((i) => `/market/bids-by-collection?${pair(i)}&page=${page(i)}`) },
-  { name: 'market/user-activity', group: 'other', paths: mix((i) => `/market/user-activity?address=${wallet(i)}&page=${page(i)}`) },
-  { name: 'market/user-listings', group: 'other', paths: mix((i) => `/market/user-listings?address=${wallet(i)}`) },
+  {
+    name: 'market/listings-by-collection',
+    group: 'other',
+    paths: mix((i) => `/market/listings-by-collection?${pair(i)}&page=${page(i)}`),
+  },
+  {
+    name: 'market/bids-by-collection',
+    group: 'other',
+    paths: mix((i) => `/market/bids-by-collection?${pair(i)}&page=${page(i)}`),
+  },
+  {
+    name: 'market/user-activity',
+    group: 'other',
+    paths: mix((i) => `/market/user-activity?address=${wallet(i)}&page=${page(i)}`),
+  },
+  {
+    name: 'market/user-listings',
+    group: 'other',
+    paths: mix((i) => `/market/user-listings?address=${wallet(i)}`),
+  },
   { name: 'market/user-bids', group: 'other', paths: mix((i) => `/market/user-bids?address=${wallet(i)}`) },
-  { name: 'market/user-history', group: 'other', paths: mix((i) => `/market/user-history?address=${wallet(i)}`) },
+  {
+    name: 'market/user-history',
+    group: 'other',
+    paths: mix((i) => `/market/user-history?address=${wallet(i)}`),
+  },
   {
     name: 'market/token-history-by-tokenId',
     group: 'other',
@@ -198,19 +246,50 @@ const endpoints: Endpoint[] = [
       return `/token/traits?creator=${t.creator_address}&collection=${enc(t.collection_name)}&tokenName=${enc(t.token_name)}&tokenStandard=${t.token_standard}`;
     }),
   },
-  { name: 'user/inventory-history-data', group: 'other', paths: mix((i) => `/user/inventory-history-data?address=${wallet(i)}&range=${pick(['24h', '7d', '30d', 'all'], i)}`) },
+  {
+    name: 'user/inventory-history-data',
+    group: 'other',
+    paths: mix(
+      (i) =>
+        `/user/inventory-history-data?address=${wallet(i)}&range=${pick(['24h', '7d', '30d', 'all'], i)}`,
+    ),
+  },
 ];
 if (lootboxes.length > 0) {
   endpoints.push(
     { name: 'lootbox', group: 'other', paths: mix((i) => `/lootbox?${lbPair(i)}`) },
-    { name: 'lootbox-revenue', group: 'other', paths: mix((i) => `/lootbox-revenue?${lbPair(i)}&timeframe=${pick(['24h', '7d', '30d', 'all'], i)}`) },
-    { name: 'rarities-by-lootbox', group: 'other', paths: mix((i) => `/rarities-by-lootbox?lootboxId=${lb(i).lootbox_id}`) },
-    { name: 'tokens-by-lootbox', group: 'other', paths: mix((i) => `/tokens-by-lootbox?lootboxId=${lb(i).lootbox_id}&page=${page(i)}`) },
-    { name: 'tokens-by-lootbox-creator', group: 'other', paths: mix((i) => `/tokens-by-lootbox-creator?${lbPair(i)}`) },
-    { name: 'token-collection-by-lootbox-creator', group: 'other', paths: mix((i) => `/token-collection-by-lootbox-creator?${lbPair(i)}`) },
+    {
+      name: 'lootbox-revenue',
+      group: 'other',
+      paths: mix((i) => `/lootbox-revenue?${lbPair(i)}&timeframe=${pick(['24h', '7d', '30d', 'all'], i)}`),
+    },
+    {
+      name: 'rarities-by-lootbox',
+      group: 'other',
+      paths: mix((i) => `/rarities-by-lootbox?lootboxId=${lb(i).lootbox_id}`),
+    },
+    {
+      name: 'tokens-by-lootbox',
+      group: 'other',
+      paths: mix((i) => `/tokens-by-lootbox?lootboxId=${lb(i).lootbox_id}&page=${page(i)}`),
+    },
+    {
+      name: 'tokens-by-lootbox-creator',
+      group: 'other',
+      paths: mix((i) => `/tokens-by-lootbox-creator?${lbPair(i)}`),
+    },
+    {
+      name: 'token-collection-by-lootbox-creator',
+      group: 'other',
+      paths: mix((i) => `/token-collection-by-lootbox-creator?${lbPair(i)}`),
+    },
   );
 }
-endpoints.push({ name: 'rarities-by-collection', group: 'other', paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`) });
+endpoints.push({
+  name: 'rarities-by-collection',
+  group: 'other',
+  paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`),
+});
 const selected = values.only ? endpoints.filter((e) => e.name.includes(values.only as string)) : endpoints;
 
 // ---------------------------------------------------------------- servers
@@ -220,10 +299,14 @@ const { key } = await createApiKey(keyDb, { name: 'bench', rateLimitPerMinute: 1
 await keyDb.destroy();
 
 async function startServer(mode: 'select1' | 'hello' | 'api', env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'api-servers.ts'), mode, database.url, String(POOL)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(here, 'api-servers.ts'), mode, database.url, String(POOL)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -243,7 +326,12 @@ interface Result {
   errors: number;
 }
 
-async function load(url: string, paths: string[], connections: number, headers: Record<string, string> = {}): Promise<Result> {
+async function load(
+  url: string,
+  paths: string[],
+  connections: number,
+  headers: Record<string, string> = {},
+): Promise<Result> {
   let n = 0;
   const result = await autocannon({
     url,
@@ -290,7 +378,9 @@ for (const connections of connectionCounts) {
       for (const path of endpoint.paths.slice(0, 20)) {
         const response = await fetch(`${api.url}${path}`, { headers });
         if (response.status !== 200) {
-          console.log(`${endpoint.name}: ${response.status} for ${path}: ${(await response.text()).slice(0, 200)}`);
+          console.log(
+            `${endpoint.name}: ${response.status} for ${path}: ${(await response.text()).slice(0, 200)}`,
+          );
           break;
         }
       }
@@ -309,7 +399,9 @@ for (const connections of connectionCounts) {
   }
 }
 const end = await load(select1.url, ['/'], connectionCounts[0] ?? 10);
-rows.push(`| **\`SELECT 1\` again at the end** | ${connectionCounts[0]} | ${fmt(end.rps)} | ${end.p50} | ${end.p99} | | drift check |`);
+rows.push(
+  `| **\`SELECT 1\` again at the end** | ${connectionCounts[0]} | ${fmt(end.rps)} | ${end.p50} | ${end.p99} | | drift check |`,
+);
 select1.stop();
 hello.stop();
 api.stop();

@@ -64,16 +64,19 @@ async function build(count: number, name: string, log: (line: string) => void): 
   const stats = await runIndexer({
     db,
     source: fullnodeSource(devnet.url),
-    decode: createDecoder({ marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS, lootboxAddress: DEFAULT_LOOTBOX_ADDRESS }),
+    decode: createDecoder({
+      marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
+      lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
+    }),
     notifier: noopNotifier,
     batchSize: 1000,
     untilCaughtUp: true,
   });
   devnet.stop();
   log(`indexed ${stats.transactions} transactions in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  const { rows } = await sql<{ now: Date }>`SELECT max(transaction_timestamp) AS now FROM marketplace_activities`.execute(
-    db,
-  );
+  const { rows } = await sql<{
+    now: Date;
+  }>`SELECT max(transaction_timestamp) AS now FROM marketplace_activities`.execute(db);
   // Rankings, rarity and snapshots as the worker leaves them at the chain's "now".
   await recomputeAll(db, new Date(rows[0]?.now ?? Date.now()));
   await sql`VACUUM ANALYZE`.execute(db);
@@ -85,7 +88,10 @@ async function build(count: number, name: string, log: (line: string) => void): 
 }
 
 /** Makes sure the template database for a chain of `count` transactions exists (builds it if needed). */
-export async function ensureTemplate(count: number, log: (line: string) => void = console.log): Promise<string> {
+export async function ensureTemplate(
+  count: number,
+  log: (line: string) => void = console.log,
+): Promise<string> {
   const name = templateName(count);
   if (await databaseExists(name)) return name;
   await admin(`DROP DATABASE IF EXISTS ${name}_building WITH (FORCE)`);
@@ -109,7 +115,10 @@ export async function ensureTemplate(count: number, log: (line: string) => void 
 }
 
 /** A fresh copy of the chain database for one run, migrated to the current schema. */
-export async function cloneBenchDatabase(count: number, log: (line: string) => void = console.log): Promise<BenchDatabase> {
+export async function cloneBenchDatabase(
+  count: number,
+  log: (line: string) => void = console.log,
+): Promise<BenchDatabase> {
   const template = await ensureTemplate(count, log);
   const name = `mdq_bench_run_${Date.now().toString(36)}`;
   await admin(`CREATE DATABASE ${name} TEMPLATE ${template}`);

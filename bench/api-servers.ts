@@ -40,7 +40,13 @@ if (mode === 'select1') {
   console.log(`listening on ${await app.listen({ host: '127.0.0.1', port: 0 })}`);
 } else if (mode === 'api') {
   // MDQ_API_WORKERS, MDQ_RATE_LIMIT and REDIS_URL come from the environment the bench sets.
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0', MDQ_LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    MDQ_LOG_LEVEL: 'silent',
+  });
   const api = await startApiServers(config, databaseUrl, { redisUrl: process.env['REDIS_URL'] ?? null });
   if (api) console.log(`listening on ${api.url}`);
 } else {

@@ -30,6 +30,8 @@ export interface AppOptions {
   readyMaxLagSeconds?: number;
   /** The bull-board dashboard at /admin/queues; absent without Redis or an admin key. */
   queueDashboard?: QueueDashboardOptions;
+  /** Version-keyed response cache size per process (default 10,000 bodies); 0 turns it off. */
+  cacheEntries?: number;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -71,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           readDb,
           resolveCollectionUri: options.resolveCollectionUri,
           now,
+          ...(options.cacheEntries !== undefined ? { cacheEntries: options.cacheEntries } : {}),
         });
       },
       { prefix },

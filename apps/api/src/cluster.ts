@@ -56,7 +56,9 @@ export async function startApiServers(
       worker.on('message', (message: { mdqApiListening?: string }) => {
         if (message.mdqApiListening) resolve(message.mdqApiListening);
       });
-      worker.once('exit', (code) => reject(new Error(`API worker exited with code ${code} before listening`)));
+      worker.once('exit', (code) =>
+        reject(new Error(`API worker exited with code ${code} before listening`)),
+      );
     });
     worker.once('exit', () => {
       // A crashed worker is replaced once the others are serving; a shutdown is not.

@@ -41,6 +41,7 @@ export async function startApi(
     db,
     ...(readDb ? { readDb } : {}),
     network: config.network,
+    cacheEntries: config.apiCacheEntries,
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     readyMaxLagSeconds: config.readyMaxLagSeconds,

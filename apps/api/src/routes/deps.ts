@@ -14,4 +14,6 @@ export interface RouteDeps {
   resolveCollectionUri?: CollectionUriResolver | undefined;
   /** The service's "now" for statuses and windows; tests pin it to a chain's end. */
   now: () => Date;
+  /** Version-keyed response cache size (MDQ_API_CACHE_ENTRIES); 0 turns it off. */
+  cacheEntries?: number;
 }
