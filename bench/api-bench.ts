@@ -1,7 +1,8 @@
 /**
  * API read-path benchmark (run: `pnpm --filter @mdq/bench bench:api`; `--count N` for the chain
  * size, default 1,000,000; `--quick` for a 20,000-transaction chain and short runs; `--seconds S`
- * per measurement; `--workers N` API processes). Loads every GET endpoint of the spec with autocannon
+ * per measurement; `--workers N` API processes; `--cache-entries 0` without the response cache;
+ * `--only TEXT` endpoints whose name contains TEXT; `--connections 10,50`). Loads every GET endpoint of the spec with autocannon
  * at 10 and 50 connections, each request drawing its parameters from a mix sampled from the
  * database (many tokens, wallets, collections, lootboxes, pages and search texts, not one hot URL).
  *
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     connections: { type: 'string' },
     write: { type: 'boolean' },
+    'cache-entries': { type: 'string' },
   },
 });
 const quick = values.quick === true;
@@ -353,6 +355,7 @@ const hello = await startServer('hello');
 const api = await startServer('api', {
   MDQ_API_WORKERS: String(workers),
   MDQ_RATE_LIMIT: '1000000',
+  ...(values['cache-entries'] !== undefined ? { MDQ_API_CACHE_ENTRIES: values['cache-entries'] } : {}),
   ...(process.env['REDIS_URL'] ? {} : { REDIS_URL: 'redis://127.0.0.1:6379' }),
 });
 const warm = async (url: string, paths: string[], headers: Record<string, string> = {}) =>

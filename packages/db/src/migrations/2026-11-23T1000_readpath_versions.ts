@@ -16,7 +16,18 @@ import { type Kysely, sql } from 'kysely';
 // version over at every poll), bookkeeping.
 const UNVERSIONED = ['read_versions', 'api_keys', 'chain_tip', 'kysely_migration', 'kysely_migration_lock'];
 
+/*
+ * Token search by nearest name (market/search): a GiST trigram index answers "the k names most
+ * similar to the text that also match it" by walking the index in similarity order (KNN), so a
+ * one-letter text no longer scores every token; lower(name) serves the exact-name tier.
+ */
+const SEARCH_INDEXES = [
+  'CREATE INDEX IF NOT EXISTS tokens_name_trgm_gist ON tokens USING gist (token_name gist_trgm_ops) WHERE NOT is_burned',
+  'CREATE INDEX IF NOT EXISTS tokens_name_lower ON tokens (lower(token_name)) WHERE NOT is_burned',
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const statement of SEARCH_INDEXES) await sql.raw(statement).execute(db);
   await sql`CREATE TABLE IF NOT EXISTS read_versions (
     source text NOT NULL, backend int NOT NULL, version bigint NOT NULL, PRIMARY KEY (source, backend))`.execute(
     db,
@@ -44,6 +55,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`DROP INDEX IF EXISTS tokens_name_trgm_gist`.execute(db);
+  await sql`DROP INDEX IF EXISTS tokens_name_lower`.execute(db);
   await sql`DROP FUNCTION IF EXISTS bump_read_version() CASCADE`.execute(db);
   await sql`DROP TABLE IF EXISTS read_versions`.execute(db);
 }
