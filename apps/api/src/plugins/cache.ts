@@ -9,8 +9,9 @@ declare module 'fastify' {
 }
 
 /**
- * Conditional GETs (also for every route of the version-keyed response cache) for routes whose data changes at most every few seconds (rankings, lootboxes,
- * listing cards): a weak ETag from a hash of the serialized body, 304 on a matching If-None-Match.
+ * Conditional GETs for routes whose data changes at most every few seconds (rankings, lootboxes,
+ * listing cards) and for every route of the version-keyed response cache (`readCache`): a weak
+ * ETag from a hash of the serialized body, 304 on a matching If-None-Match.
  * `private` because every response sits behind an API key: a shared cache must not serve it.
  */
 export function registerConditionalCaching(app: FastifyInstance): void {
