@@ -77,13 +77,13 @@ export async function searchMarket(
           ORDER BY token_data_id LIMIT ${limit})
         UNION
         (SELECT token_data_id FROM tokens WHERE token_name ILIKE ${prefix} AND NOT is_burned
-          ORDER BY token_name <-> ${q} FETCH FIRST ${sql.lit(limit)} ROWS WITH TIES)
+          ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES)
         UNION
         (SELECT token_data_id FROM tokens WHERE token_name % ${q} AND NOT is_burned
-          ORDER BY token_name <-> ${q} FETCH FIRST ${sql.lit(limit)} ROWS WITH TIES)
+          ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES)
         UNION
         (SELECT token_data_id FROM tokens WHERE token_name ILIKE ${contains} AND NOT is_burned
-          ORDER BY token_name <-> ${q} FETCH FIRST ${sql.lit(limit)} ROWS WITH TIES)
+          ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES)
       )
       SELECT t.token_data_id, t.token_name, t.token_standard,
              coalesce(t.collection_name, c.collection_name) AS collection_name, t.collection_id,
