@@ -11,6 +11,7 @@ const benches: [string, string[]][] = [
   ['worker-bench.ts', quick ? ['--quick'] : []],
   ['export-bench.ts', quick ? ['--quick'] : []],
   ['media-bench.ts', quick ? ['--quick'] : []],
+  ['api-bench.ts', quick ? ['--quick'] : []],
 ];
 let failed = 0;
 for (const [file, args] of benches) {

@@ -38,6 +38,8 @@ export interface AppOptions {
   media?: MediaService;
   /** The API key cache (revocations heard on `listenUrl`, the primary's URL). */
   apiKeys?: KeyCacheOptions & { invalid?: InvalidKeyLimit };
+  /** Version-keyed response cache size per process (default 10,000 bodies); 0 turns it off. */
+  cacheEntries?: number;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -85,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           resolveCollectionUri: options.resolveCollectionUri,
           now,
           exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
+          ...(options.cacheEntries !== undefined ? { cacheEntries: options.cacheEntries } : {}),
         });
       },
       { prefix },

@@ -12,21 +12,23 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
+export interface StartApiOptions {
+  db?: Db;
+  /** The worker's resolver (apps/worker resolveCollectionUri bound to a db and options). */
+  resolveCollectionUri?: CollectionUriResolver;
+  /** Redis for rate-limit counters shared by replicas; per-process counters when null. */
+  redisUrl?: string | null;
+  /** BullMQ key prefix, for the queue dashboard. */
+  queuePrefix?: string;
+  /** Thumbnails (apps/worker createMediaRenderer). */
+  media?: MediaService;
+}
+
 /** Starts the HTTP API on config.host:config.port against an existing database. */
 export async function startApi(
   config: Config,
   databaseUrl: string,
-  options: {
-    db?: Db;
-    /** The worker's resolver (apps/worker resolveCollectionUri bound to a db and options). */
-    resolveCollectionUri?: CollectionUriResolver;
-    /** Redis for rate-limit counters shared by replicas; per-process counters when null. */
-    redisUrl?: string | null;
-    /** BullMQ key prefix, for the queue dashboard. */
-    queuePrefix?: string;
-    /** Thumbnails (apps/worker createMediaRenderer). */
-    media?: MediaService;
-  } = {},
+  options: StartApiOptions = {},
 ): Promise<RunningApi> {
   const db = options.db ?? createDb(databaseUrl, { applicationName: 'mdq-api', max: 20 });
   const readDb = config.databaseReadUrl
@@ -45,6 +47,7 @@ export async function startApi(
     exportRowsPerDay: config.exportRowsPerDay,
     ...(options.media ? { media: options.media } : {}),
     apiKeys: { listenUrl: databaseUrl },
+    cacheEntries: config.apiCacheEntries,
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     readyMaxLagSeconds: config.readyMaxLagSeconds,

@@ -29,6 +29,10 @@ export interface Config {
   devnetPort: number;
   indexerBatchSize: number;
   rateLimitPerMinute: number;
+  /** API processes sharing the port (node:cluster); 0 means one per CPU. */
+  apiWorkers: number;
+  /** Bodies the API's version-keyed response cache keeps per process; 0 turns it off. */
+  apiCacheEntries: number;
   /** BullMQ key prefix (a Redis cluster wants a hash tag such as `{mdq}`). */
   queuePrefix: string;
   ipfsGateways: string[];
@@ -87,6 +91,8 @@ export function loadConfig(env: Env = process.env): Config {
     devnetPort: readInt(env, 'MDQ_DEVNET_PORT', DEFAULTS.devnetPort, 0, 65535),
     indexerBatchSize: readInt(env, 'MDQ_INDEXER_BATCH_SIZE', DEFAULTS.indexerBatchSize, 1, 10_000),
     rateLimitPerMinute: readInt(env, 'MDQ_RATE_LIMIT', DEFAULTS.rateLimitPerMinute, 1, 1_000_000),
+    apiWorkers: readInt(env, 'MDQ_API_WORKERS', 1, 0, 64),
+    apiCacheEntries: readInt(env, 'MDQ_API_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     queuePrefix: env['MDQ_QUEUE_PREFIX']?.trim() || 'mdq',
     ipfsGateways: readList(env, 'MDQ_IPFS_GATEWAYS', DEFAULTS.ipfsGateways, (v, n) =>
       readUrl(v, n, ['http:', 'https:']),

@@ -4,6 +4,7 @@ import * as initial from './migrations/2026-11-22T0000_initial';
 import * as workerIndexes from './migrations/2026-11-22T0200_worker_indexes';
 import * as apiIndexes from './migrations/2026-11-22T0300_api_indexes';
 import * as chainTip from './migrations/2026-11-23T0900_chain_tip';
+import * as readpathVersions from './migrations/2026-11-23T1000_readpath_versions';
 import * as changeOutbox from './migrations/2026-11-23T1000_reliab_change_outbox';
 import * as analyticsWashFlags from './migrations/2026-11-23T1100_analytics_wash_flags';
 import * as exportQuota from './migrations/2026-11-23T1100_export_quota';
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23T1100_export_quota': exportQuota,
   '2026-11-23T1000_reliab_change_outbox': changeOutbox,
   '2026-11-23T1100_analytics_wash_flags': analyticsWashFlags,
+  '2026-11-23T1000_readpath_versions': readpathVersions,
 };
 
 export class MigrationError extends Error {

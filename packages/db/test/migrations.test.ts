@@ -37,6 +37,7 @@ describe('migrations', () => {
         'marketplace_activities',
         'ranking_runs',
         'ranking_snapshots',
+        'read_versions',
         'social_signals',
         'table_handle_owners',
         'token_activities',

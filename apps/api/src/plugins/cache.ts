@@ -10,16 +10,26 @@ declare module 'fastify' {
 
 /**
  * Conditional GETs for routes whose data changes at most every few seconds (rankings, lootboxes,
- * listing cards): a weak ETag from a hash of the serialized body, 304 on a matching If-None-Match.
+ * listing cards) and for every route of the version-keyed response cache (`readCache`): a weak
+ * ETag from a hash of the serialized body, 304 on a matching If-None-Match.
  * `private` because every response sits behind an API key: a shared cache must not serve it.
  */
 export function registerConditionalCaching(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    const seconds = request.routeOptions.config.cacheSeconds;
-    if (seconds === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
+    const { cacheSeconds: seconds, readCache } = request.routeOptions.config;
+    if ((seconds === undefined && !readCache) || reply.statusCode !== 200 || typeof payload !== 'string') {
+      return payload;
+    }
+    // The response cache already named this body (computed once per read version, not per request).
+    const known = reply.getHeader('etag');
+    const etag =
+      typeof known === 'string' ? known : `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
     reply.header('etag', etag);
-    reply.header('cache-control', `private, max-age=${seconds}`);
+    // Without a max-age the client revalidates every time: a version-cached body may change at the next block.
+    reply.header(
+      'cache-control',
+      seconds === undefined ? 'private, no-cache' : `private, max-age=${seconds}`,
+    );
     const match = request.headers['if-none-match'];
     if (match?.split(',').some((tag) => tag.trim() === etag || tag.trim() === etag.slice(2))) {
       reply.code(304);

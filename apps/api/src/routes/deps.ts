@@ -16,4 +16,6 @@ export interface RouteDeps {
   now: () => Date;
   /** Rows a key may export per UTC day. */
   exportRowsPerDay: number;
+  /** Version-keyed response cache size (MDQ_API_CACHE_ENTRIES); 0 turns it off. */
+  cacheEntries?: number;
 }

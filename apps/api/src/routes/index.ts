@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
 import { registerConditionalCaching } from '../plugins/cache';
+import { registerResponseCache } from '../plugins/response-cache';
 import { analyticsRoutes } from './analytics';
 import type { RouteDeps } from './deps';
 import { exportRoutes } from './export';
@@ -14,6 +15,8 @@ import { utilityRoutes } from './utility';
 /** Every spec area, registered once per path form (with and without `/api`). */
 export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   registerAddressNormalization(app);
+  // Before the conditional-caching hook: it stores the body that hook may turn into a 304.
+  registerResponseCache(app, { db: deps.readDb, entries: deps.cacheEntries ?? 10_000, now: deps.now });
   registerConditionalCaching(app);
   // Probe route so that clients and tests can check a key without touching data.
   app.get('/whoami', { schema: { hide: true } }, async (request) => ({ data: { keyId: request.apiKeyId } }));

@@ -91,7 +91,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: RaritiesByCollectionQuery,
         response: { 200: ListOf(TokenRarity), ...ERRORS },
       },
-      config: { cacheSeconds: 30 },
+      config: { readCache: true, cacheSeconds: 30 },
     },
     async (request) => {
       const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);

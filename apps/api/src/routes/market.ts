@@ -52,6 +52,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: TokenIdPageQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const token = await findTokenById(db, request.query.tokenId);
@@ -69,7 +70,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: ListingCardQuery,
         response: { 200: One(ListingCardDetail), ...ERRORS },
       },
-      config: { cacheSeconds: 5 },
+      config: { readCache: true, cacheSeconds: 5 },
     },
     async (request) => {
       const { tokenId, tokenStandard } = request.query;
@@ -86,6 +87,8 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         tokenRarity(db, tokenId),
       ]);
       const listing = listings[0] ?? null;
+      // The best bid is the only part that moves with the clock: cached until it expires.
+      if (bestBid?.expiresAt) request.cacheUntil = Date.parse(bestBid.expiresAt);
       return {
         data: {
           token,
@@ -111,6 +114,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: PairOrLootboxQuery,
         response: { 200: ListOf(ListingCard), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const ids = await collectionIdsOfPairOrLootbox(db, request.query);
@@ -143,7 +147,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: SearchQuery,
         response: { 200: One(SearchResult), ...ERRORS },
       },
-      config: { cacheSeconds: 30 },
+      config: { readCache: true, cacheSeconds: 30 },
     },
     async (request) => ({ data: await searchMarket(db, request.query.text, request.query.limit) }),
   );
@@ -160,6 +164,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: ListingCardsQuery,
         response: { 200: ListOf(ListingCard), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const { byPopular, page, limit, cursor, ...filter } = request.query;
@@ -176,6 +181,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: TotalListingCardsQuery,
         response: { 200: One(Type.Object({ total: Type.Integer() })), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => ({ data: { total: await totalListingCards(db, request.query) } }),
   );
@@ -189,6 +195,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: UserPageQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => userMarketActivity(db, request.query.address, pageOf(request.query)),
   );
@@ -202,6 +209,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: UserPageQuery,
         response: { 200: ListOf(ListingCard), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => listingsOfSeller(db, request.query.address, pageOf(request.query)),
   );
@@ -228,6 +236,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: UserPageQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => userPurchases(db, request.query.address, pageOf(request.query)),
   );

@@ -39,7 +39,7 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
           querystring: CollectionRankingQuery,
           response: { 200: ListOf(RankedCollection), ...ERRORS },
         },
-        config: { cacheSeconds: 60 },
+        config: { readCache: true, cacheSeconds: 60 },
       },
       async (request) =>
         rankingPage(db, request.query.includeFlagged ? `${ranking}_with_flagged` : ranking, {

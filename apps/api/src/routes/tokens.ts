@@ -46,6 +46,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: BalancesQuery,
         response: { 200: ListOf(TokenBalance), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const q = request.query;
@@ -75,6 +76,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: LootboxIdQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const lootbox = await lootboxById(db, request.query.lootboxId);
@@ -91,6 +93,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: CollectionPairPageQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);
@@ -107,6 +110,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: LootboxCreatorPageQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
@@ -148,6 +152,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: TokenActivityQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const q = request.query;
@@ -167,7 +172,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: TokenTraitsQuery,
         response: { 200: One(TokenTraits), ...ERRORS },
       },
-      config: { cacheSeconds: 30 },
+      config: { readCache: true, cacheSeconds: 30 },
     },
     async (request) => {
       const q = request.query;

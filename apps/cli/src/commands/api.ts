@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { loadConfig } from '@mdq/config';
 import type { Command } from 'commander';
 import { onShutdown } from '../runtime/lifecycle';
@@ -8,7 +9,7 @@ export function apiCommand(program: Command): void {
     .description('Serve the HTTP API (HOST, PORT) from DATABASE_URL or the running embedded database')
     .action(async () => {
       const config = loadConfig();
-      const [{ startApi }, { resolveDatabase }, worker, { gateways }, { resolveRedisUrl }] =
+      const [{ startApiServers }, { resolveDatabase }, worker, { gateways }, { resolveRedisUrl }] =
         await Promise.all([
           import('@mdq/api'),
           import('../runtime/database'),
@@ -16,8 +17,9 @@ export function apiCommand(program: Command): void {
           import('../runtime/gateways'),
           import('../runtime/redis'),
         ]);
-      const database = await resolveDatabase(config, { mayStart: false, migrate: true });
-      const api = await startApi(config, database.url, {
+      // With MDQ_API_WORKERS > 1 this runs again in each cluster worker: only the primary migrates.
+      const database = await resolveDatabase(config, { mayStart: false, migrate: cluster.isPrimary });
+      const api = await startApiServers(config, database.url, {
         resolveCollectionUri: (id) => worker.resolveCollectionUri(database.db, id, gateways(config)),
         redisUrl: await resolveRedisUrl(config),
         media: await worker.createMediaRenderer({
@@ -27,7 +29,10 @@ export function apiCommand(program: Command): void {
           ...gateways(config),
         }),
       });
-      console.log(`mdq api listening on ${api.url}/${config.network}/api`);
+      // A cluster worker serves until the primary stops it.
+      if (!api) return;
+      const processes = api.workers > 1 ? ` (${api.workers} processes)` : '';
+      console.log(`mdq api listening on ${api.url}/${config.network}/api${processes}`);
       onShutdown([database.close, api.close]);
     });
 }

@@ -10,6 +10,7 @@ export * from './lootbox';
 export * from './market-activity';
 export * from './pagination';
 export * from './rankings';
+export * from './read-version';
 export * from './search';
 export * from './token-rows';
 export * from './tokens';

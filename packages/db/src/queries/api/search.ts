@@ -28,8 +28,15 @@ function likePattern(text: string, prefixOnly: boolean): string {
 
 /**
  * Typo-tolerant search: a name matches when it contains the text or is trigram-similar to it
- * (pg_trgm `%`, threshold 0.3; both served by the gin trigram indexes). Ranking: exact name, then
- * prefix, then trigram similarity, then id for a stable order.
+ * (pg_trgm `%`, threshold 0.3). Ranking: exact name, then prefix, then trigram similarity, then id
+ * for a stable order.
+ *
+ * Tokens are many, and a short text matches most of them, so their hits are not found by scoring
+ * every match: each tier's best `limit` names (with ties) come from an index in rank order — exact
+ * names from lower(name), then prefix, similar and containing names from the GiST trigram index
+ * walked nearest first (`<->` is 1 − similarity). The final order over that union is the one above,
+ * and it holds the true top `limit`: a row ranked within the top `limit` overall ranks within the
+ * top `limit` (plus ties) of the tier that found it.
  */
 export async function searchMarket(
   db: Db,
@@ -65,12 +72,24 @@ export async function searchMarket(
       token_uri: string | null;
       score: number;
     }>`
+      WITH hits AS (
+        (SELECT token_data_id FROM tokens WHERE lower(token_name) = lower(${q}) AND NOT is_burned
+          ORDER BY token_data_id LIMIT ${limit})
+        UNION
+        (SELECT token_data_id FROM tokens WHERE token_name ILIKE ${prefix} AND NOT is_burned
+          ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES)
+        UNION
+        (SELECT token_data_id FROM tokens WHERE token_name % ${q} AND NOT is_burned
+          ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES)
+        UNION
+        (SELECT token_data_id FROM tokens WHERE token_name ILIKE ${contains} AND NOT is_burned
+          ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES)
+      )
       SELECT t.token_data_id, t.token_name, t.token_standard,
              coalesce(t.collection_name, c.collection_name) AS collection_name, t.collection_id,
              coalesce(t.creator_address, c.creator_address) AS creator_address, t.token_uri,
              similarity(t.token_name, ${q})::float8 AS score
-        FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
-       WHERE (t.token_name % ${q} OR t.token_name ILIKE ${contains}) AND NOT t.is_burned
+        FROM hits JOIN tokens t USING (token_data_id) LEFT JOIN collections c ON c.collection_id = t.collection_id
        ORDER BY lower(t.token_name) = lower(${q}) DESC, t.token_name ILIKE ${prefix} DESC, score DESC, t.token_data_id
        LIMIT ${limit}`.execute(db),
   ]);

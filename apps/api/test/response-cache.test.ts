@@ -1,0 +1,182 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiHarness, addr, createHarness } from './support/fixtures';
+
+const CREATOR = addr(0xc1);
+const OWNER = addr(0xa1);
+const BUYER = addr(0xb1);
+const COLLECTION = addr(0x100);
+const TOKEN = addr(0x1001);
+
+// One URL per route that opts into the version-keyed response cache.
+const CACHED = [
+  `/token-balances?address=${OWNER}`,
+  '/tokens-by-lootbox?lootboxId=7',
+  `/tokens-by-collection?creator=${CREATOR}&collection=Cats`,
+  `/tokens-by-lootbox-creator?creator=${CREATOR}&collection=Cats`,
+  `/token/activity?creator=${CREATOR}&collection=Cats&tokenName=${encodeURIComponent('Cat #1')}`,
+  `/token/traits?creator=${CREATOR}&collection=Cats&tokenName=${encodeURIComponent('Cat #1')}&tokenStandard=v2`,
+  `/market/token-history-by-tokenId?tokenId=${TOKEN}`,
+  `/market/listing-card?tokenId=${TOKEN}&tokenStandard=v2`,
+  `/market/listings-by-collection?creator=${CREATOR}&collection=Cats`,
+  '/market/search?text=cat',
+  '/market/listing-cards',
+  '/market/total-listing-cards',
+  `/market/user-activity?address=${OWNER}`,
+  `/market/user-listings?address=${OWNER}`,
+  `/market/user-history?address=${BUYER}`,
+  '/rankings/trending-collections',
+  '/rankings/daily-picks',
+  '/rankings/top-collections',
+  `/rarities-by-collection?creator=${CREATOR}&collection=Cats`,
+];
+
+describe('version-keyed response cache', () => {
+  let h: ApiHarness;
+  let hidden: pg.Client;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    const { fx, test } = h;
+    await fx.collection({ id: COLLECTION, creator: CREATOR, name: 'Cats', lootboxId: 7 });
+    await fx.lootbox({
+      id: 7,
+      creator: CREATOR,
+      name: 'Cats',
+      collectionId: COLLECTION,
+      mintStart: '2026-01-01T00:00:00Z',
+    });
+    await fx.token({
+      id: TOKEN,
+      collectionId: COLLECTION,
+      creator: CREATOR,
+      collection: 'Cats',
+      name: 'Cat #1',
+      lootboxId: 7,
+    });
+    await fx.ownership({ tokenId: TOKEN, owner: OWNER, collectionId: COLLECTION });
+    await fx.attribute(TOKEN, COLLECTION, 'fur', 'black');
+    await fx.tokenActivity({ version: 1, kind: 'mint', tokenId: TOKEN, collectionId: COLLECTION, to: OWNER });
+    await fx.listing({
+      id: 'l1',
+      tokenId: TOKEN,
+      tokenName: 'Cat #1',
+      collectionId: COLLECTION,
+      collection: 'Cats',
+      creator: CREATOR,
+      seller: OWNER,
+      price: '100',
+      version: 2,
+    });
+    await fx.marketActivity({
+      version: 3,
+      kind: 'fill_listing',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      collection: 'Cats',
+      creator: CREATOR,
+      price: '90',
+      seller: OWNER,
+      buyer: BUYER,
+    });
+    for (const ranking of ['trending', 'daily_picks', 'top'] as const) {
+      await test.db
+        .insertInto('ranking_snapshots')
+        .values({
+          ranking,
+          position: 1,
+          collection_id: COLLECTION,
+          lootbox_id: null,
+          score: 1,
+          metrics: JSON.stringify({ volume: '90', sales: 1 }),
+          computed_at: new Date(),
+        })
+        .execute();
+    }
+    await test.db
+      .insertInto('token_rarity')
+      .values({
+        token_data_id: TOKEN,
+        collection_id: COLLECTION,
+        score: 1,
+        rank: 1,
+        trait_count: 1,
+        computed_at: new Date(),
+      })
+      .execute();
+    await test.db
+      .insertInto('indexer_checkpoints')
+      .values({ name: 'default', last_version: 3, last_timestamp: null })
+      .execute();
+    // A connection whose writes skip triggers (replication role): rows changed behind the
+    // version's back, which only a cache keyed by that version can keep answering the old way.
+    hidden = new pg.Client({ connectionString: test.url });
+    await hidden.connect();
+    await hidden.query('SET session_replication_role = replica');
+  });
+
+  afterAll(async () => {
+    await hidden?.end();
+    await h?.close();
+  });
+
+  it('serves the same body while the read version stands, and a new answer at once when it moves', async () => {
+    const before = new Map<string, string>();
+    for (const url of CACHED) {
+      const response = await h.get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['etag'], url).toMatch(/^W\/"/);
+      before.set(url, response.body);
+    }
+
+    // Every row a cached route reads disappears without touching the version.
+    await hidden.query(`DELETE FROM listings; DELETE FROM marketplace_activities; DELETE FROM token_activities;
+      DELETE FROM token_ownerships; DELETE FROM token_attributes; DELETE FROM token_rarity;
+      DELETE FROM ranking_snapshots; DELETE FROM tokens; DELETE FROM collections; DELETE FROM lootboxes`);
+    for (const url of CACHED) {
+      const response = await h.get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe(before.get(url));
+    }
+
+    // The indexer commits its next version (the checkpoint moves in its batch transaction).
+    await h.test.db
+      .updateTable('indexer_checkpoints')
+      .set({ last_version: 4 })
+      .where('name', '=', 'default')
+      .execute();
+    for (const url of CACHED) {
+      const response = await h.get(url);
+      expect(`${response.statusCode} ${response.body}`, url).not.toBe(`200 ${before.get(url)}`);
+    }
+  });
+
+  it('a write by any other writer (worker, operator) also changes the answer at once', async () => {
+    const url = '/rankings/trending-collections';
+    const first = (await h.get(url)).json() as { data: unknown[] };
+    await h.fx.collection({ id: addr(0x200), creator: CREATOR, name: 'Dogs' });
+    await h.test.db
+      .insertInto('ranking_snapshots')
+      .values({
+        ranking: 'trending',
+        position: 1,
+        collection_id: addr(0x200),
+        lootbox_id: null,
+        score: 1,
+        metrics: JSON.stringify({ volume: '5', sales: 1 }),
+        computed_at: new Date(),
+      })
+      .execute();
+    const second = (await h.get(url)).json() as { data: { collectionId: string }[] };
+    expect(second.data.length).toBe(first.data.length + 1);
+    expect(second.data[0]?.collectionId).toBe(addr(0x200));
+  });
+
+  it('answers 304 to a matching If-None-Match and revalidation is required', async () => {
+    const url = '/market/listing-cards?page=1';
+    const first = await h.get(url);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await h.get(url, { headers: { 'if-none-match': String(first.headers['etag']) } });
+    expect(again.statusCode).toBe(304);
+  });
+});

@@ -1,0 +1,440 @@
+/**
+ * API read-path benchmark (run: `pnpm --filter @mdq/bench bench:api`; `--count N` for the chain
+ * size, default 1,000,000; `--quick` for a 20,000-transaction chain and short runs; `--seconds S`
+ * per measurement; `--workers N` API processes; `--cache-entries 0` without the response cache;
+ * `--only TEXT` endpoints whose name contains TEXT; `--connections 10,50`). Loads every GET endpoint of the spec with autocannon
+ * at 10 and 50 connections, each request drawing its parameters from a mix sampled from the
+ * database (many tokens, wallets, collections, lootboxes, pages and search texts, not one hot URL).
+ *
+ * Baselines measured in the same run against the same database: node:http + pg answering
+ * `SELECT 1` with the API's pool size, and a Fastify hello world. Each endpoint's rps is divided by
+ * the `SELECT 1` rps measured right before it at the same connection count (the shared machine's
+ * load drifts within a run); the targets of issue #22 are marked. A full run
+ * (default size, or --write) writes the table into docs/PERFORMANCE.md.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createApiKey, createDb } from '@mdq/db';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { cloneBenchDatabase } from './api-dataset';
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string' },
+    quick: { type: 'boolean' },
+    seconds: { type: 'string' },
+    workers: { type: 'string' },
+    only: { type: 'string' },
+    connections: { type: 'string' },
+    write: { type: 'boolean' },
+    'cache-entries': { type: 'string' },
+  },
+});
+const quick = values.quick === true;
+const count = Number(values.count ?? (quick ? 20_000 : 1_000_000));
+const seconds = Number(values.seconds ?? (quick ? 3 : 8));
+const workers = Number(values.workers ?? availableParallelism());
+const connectionCounts = (values.connections ?? '10,50').split(',').map(Number);
+const POOL = 20;
+// `mdq api` with APTOS_NETWORK unset serves the local network's paths.
+const NETWORK = 'local';
+const here = dirname(fileURLToPath(import.meta.url));
+
+type Group = 'front' | 'search' | 'other';
+const TARGET: Record<Group, number> = { front: 0.7, search: 0.3, other: 0.5 };
+const P99_TARGET_MS = 20;
+
+interface Endpoint {
+  name: string;
+  group: Group;
+  paths: string[];
+}
+
+// ---------------------------------------------------------------- data set and parameter mixes
+console.log(`chain: ${count.toLocaleString('en-US')} transactions`);
+const database = await cloneBenchDatabase(count);
+const client = new pg.Client({ connectionString: database.url });
+await client.connect();
+const q = async <T>(text: string): Promise<T[]> => (await client.query(text)).rows as T[];
+const facts = (
+  await q<{ tokens: number; collections: number; sales: number }>(
+    `SELECT (SELECT count(*)::int FROM tokens) AS tokens, (SELECT count(*)::int FROM collections) AS collections,
+            (SELECT count(*)::int FROM marketplace_activities WHERE kind LIKE 'fill_%') AS sales`,
+  )
+)[0];
+console.log(`data: ${facts?.tokens} tokens, ${facts?.collections} collections, ${facts?.sales} sales`);
+
+const tokens = await q<{
+  token_data_id: string;
+  token_standard: string;
+  token_name: string;
+  collection_name: string;
+  creator_address: string;
+}>(`SELECT t.token_data_id, t.token_standard, t.token_name, c.collection_name, c.creator_address
+    FROM (SELECT * FROM tokens ORDER BY random() LIMIT 3000) t JOIN collections c USING (collection_id)`);
+const listedTokens = await q<{ token_data_id: string; token_standard: string }>(
+  `SELECT token_data_id, token_standard FROM listings WHERE token_standard IS NOT NULL ORDER BY random() LIMIT 1000`,
+);
+const collections = await q<{ creator_address: string; collection_name: string; collection_id: string }>(
+  'SELECT creator_address, collection_name, collection_id FROM collections',
+);
+const owners = await q<{ owner_address: string }>(
+  'SELECT owner_address FROM (SELECT DISTINCT owner_address FROM token_ownerships) o ORDER BY random() LIMIT 3000',
+);
+const traders = await q<{ address: string }>(
+  `SELECT address FROM (SELECT DISTINCT coalesce(buyer, seller) AS address FROM marketplace_activities
+   WHERE coalesce(buyer, seller) IS NOT NULL) a ORDER BY random() LIMIT 3000`,
+);
+const lootboxes = await q<{ lootbox_id: number; creator_address: string; collection_name: string }>(
+  'SELECT lootbox_id, creator_address, collection_name FROM lootboxes',
+);
+await client.end();
+
+const pick = <T>(xs: T[], i: number): T => xs[i % xs.length] as T;
+const enc = encodeURIComponent;
+const N = 400;
+const mix = (make: (i: number) => string): string[] =>
+  Array.from({ length: N }, (_, i) => `/${NETWORK}/api${make(i)}`);
+// Mostly the first pages, as front ends read them; now and then a deeper one.
+const page = (i: number) => (i % 10 === 9 ? 2 + (i % 7) : 1);
+const wallet = (i: number) => (i % 2 === 0 ? pick(owners, i).owner_address : pick(traders, i).address);
+const col = (i: number) => pick(collections, i * 7);
+const pair = (i: number) => `creator=${col(i).creator_address}&collection=${enc(col(i).collection_name)}`;
+const lb = (i: number) => pick(lootboxes, i);
+const lbPair = (i: number) => `creator=${lb(i).creator_address}&collection=${enc(lb(i).collection_name)}`;
+const tok = (i: number) => pick(tokens, i * 13);
+const words = [
+  ...new Set(tokens.flatMap((t) => t.token_name.split(/[^A-Za-z]+/)).filter((w) => w.length > 2)),
+];
+// Any text a user types: one letter, a prefix, a whole word, a word with a typo, a collection name.
+const searchText = (i: number): string => {
+  const w = pick(words, i * 31);
+  switch (i % 5) {
+    case 0:
+      return String.fromCharCode(97 + (i % 26));
+    case 1:
+      return w.slice(0, 3);
+    case 2:
+      return w;
+    case 3:
+      return w.length > 4 ? `${w.slice(0, 2)}${w.slice(3)}` : `${w}x`;
+    default:
+      return col(i).collection_name.slice(0, 8);
+  }
+};
+
+const endpoints: Endpoint[] = [
+  {
+    name: 'rankings/trending-collections',
+    group: 'front',
+    paths: mix((i) => `/rankings/trending-collections?page=${page(i)}&limit=${pick([10, 100, 10, 1], i)}`),
+  },
+  {
+    name: 'rankings/daily-picks',
+    group: 'front',
+    paths: mix((i) => `/rankings/daily-picks?page=${page(i)}&limit=10`),
+  },
+  {
+    name: 'rankings/top-collections',
+    group: 'front',
+    paths: mix((i) => `/rankings/top-collections?page=${page(i)}&limit=10`),
+  },
+  {
+    name: 'rankings/recent-added',
+    group: 'front',
+    paths: mix((i) => `/rankings/recent-added?page=${page(i)}&limit=10`),
+  },
+  {
+    name: 'rankings/by-upcoming',
+    group: 'front',
+    paths: mix((i) => `/rankings/by-upcoming?page=${page(i)}&limit=10`),
+  },
+  {
+    name: 'market/listing-cards',
+    group: 'front',
+    paths: mix((i) => {
+      const filters = [
+        '',
+        '&byPopular=true',
+        `&collectionName=${enc(col(i).collection_name)}&creatorAddress=${col(i).creator_address}`,
+        `&minPrice=${10 ** (5 + (i % 4))}`,
+        `&search=${enc(searchText(i))}`,
+      ];
+      return `/market/listing-cards?page=${page(i)}&limit=20${pick(filters, i)}`;
+    }),
+  },
+  {
+    name: 'market/total-listing-cards',
+    group: 'front',
+    paths: mix((i) => {
+      const filters = [
+        '',
+        `collectionName=${enc(col(i).collection_name)}&creatorAddress=${col(i).creator_address}`,
+        `minPrice=${10 ** (5 + (i % 4))}`,
+        `search=${enc(searchText(i))}`,
+      ];
+      return `/market/total-listing-cards?${pick(filters, i)}`;
+    }),
+  },
+  {
+    name: 'market/listing-card',
+    group: 'front',
+    paths: mix((i) => {
+      const t = i % 2 === 0 ? pick(listedTokens, i) : tok(i);
+      return `/market/listing-card?tokenId=${t.token_data_id}&tokenStandard=${t.token_standard}`;
+    }),
+  },
+  {
+    name: 'token-balances',
+    group: 'front',
+    paths: mix(
+      (i) => `/token-balances?address=${wallet(i)}&page=${page(i)}${i % 3 === 0 ? '&serviceInfo=true' : ''}`,
+    ),
+  },
+  {
+    name: 'tokens-by-collection',
+    group: 'front',
+    paths: mix((i) => `/tokens-by-collection?${pair(i)}&page=${page(i)}`),
+  },
+  { name: 'market/search', group: 'search', paths: mix((i) => `/market/search?text=${enc(searchText(i))}`) },
+  {
+    name: 'market/listings-by-collection',
+    group: 'other',
+    paths: mix((i) => `/market/listings-by-collection?${pair(i)}&page=${page(i)}`),
+  },
+  {
+    name: 'market/bids-by-collection',
+    group: 'other',
+    paths: mix((i) => `/market/bids-by-collection?${pair(i)}&page=${page(i)}`),
+  },
+  {
+    name: 'market/user-activity',
+    group: 'other',
+    paths: mix((i) => `/market/user-activity?address=${wallet(i)}&page=${page(i)}`),
+  },
+  {
+    name: 'market/user-listings',
+    group: 'other',
+    paths: mix((i) => `/market/user-listings?address=${wallet(i)}`),
+  },
+  { name: 'market/user-bids', group: 'other', paths: mix((i) => `/market/user-bids?address=${wallet(i)}`) },
+  {
+    name: 'market/user-history',
+    group: 'other',
+    paths: mix((i) => `/market/user-history?address=${wallet(i)}`),
+  },
+  {
+    name: 'market/token-history-by-tokenId',
+    group: 'other',
+    paths: mix((i) => `/market/token-history-by-tokenId?tokenId=${tok(i).token_data_id}`),
+  },
+  {
+    name: 'token/activity',
+    group: 'other',
+    paths: mix((i) => {
+      const t = tok(i);
+      return `/token/activity?creator=${t.creator_address}&collection=${enc(t.collection_name)}&tokenName=${enc(t.token_name)}`;
+    }),
+  },
+  {
+    name: 'token/traits',
+    group: 'other',
+    paths: mix((i) => {
+      const t = tok(i);
+      return `/token/traits?creator=${t.creator_address}&collection=${enc(t.collection_name)}&tokenName=${enc(t.token_name)}&tokenStandard=${t.token_standard}`;
+    }),
+  },
+  {
+    name: 'user/inventory-history-data',
+    group: 'other',
+    paths: mix(
+      (i) =>
+        `/user/inventory-history-data?address=${wallet(i)}&range=${pick(['24h', '7d', '30d', 'all'], i)}`,
+    ),
+  },
+];
+if (lootboxes.length > 0) {
+  endpoints.push(
+    { name: 'lootbox', group: 'other', paths: mix((i) => `/lootbox?${lbPair(i)}`) },
+    {
+      name: 'lootbox-revenue',
+      group: 'other',
+      paths: mix((i) => `/lootbox-revenue?${lbPair(i)}&timeframe=${pick(['24h', '7d', '30d', 'all'], i)}`),
+    },
+    {
+      name: 'rarities-by-lootbox',
+      group: 'other',
+      paths: mix((i) => `/rarities-by-lootbox?lootboxId=${lb(i).lootbox_id}`),
+    },
+    {
+      name: 'tokens-by-lootbox',
+      group: 'other',
+      paths: mix((i) => `/tokens-by-lootbox?lootboxId=${lb(i).lootbox_id}&page=${page(i)}`),
+    },
+    {
+      name: 'tokens-by-lootbox-creator',
+      group: 'other',
+      paths: mix((i) => `/tokens-by-lootbox-creator?${lbPair(i)}`),
+    },
+    {
+      name: 'token-collection-by-lootbox-creator',
+      group: 'other',
+      paths: mix((i) => `/token-collection-by-lootbox-creator?${lbPair(i)}`),
+    },
+  );
+}
+endpoints.push({
+  name: 'rarities-by-collection',
+  group: 'other',
+  paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`),
+});
+const selected = values.only ? endpoints.filter((e) => e.name.includes(values.only as string)) : endpoints;
+
+// ---------------------------------------------------------------- servers
+const keyDb = createDb(database.url, { max: 1 });
+// Its own limit far above what one run sends: the limiter still runs, it just never says no.
+const { key } = await createApiKey(keyDb, { name: 'bench', rateLimitPerMinute: 1_000_000_000 });
+await keyDb.destroy();
+
+async function startServer(mode: 'select1' | 'hello' | 'api', env: Record<string, string> = {}) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(here, 'api-servers.ts'), mode, database.url, String(POOL)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`${mode} server exited (${code}): ${out}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(
+  url: string,
+  paths: string[],
+  connections: number,
+  headers: Record<string, string> = {},
+  duration = seconds,
+): Promise<Result> {
+  let n = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    headers,
+    requests: [{ setupRequest: (request) => ({ ...request, path: paths[n++ % paths.length] as string }) }],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const select1 = await startServer('select1');
+const hello = await startServer('hello');
+const api = await startServer('api', {
+  MDQ_API_WORKERS: String(workers),
+  MDQ_RATE_LIMIT: '1000000',
+  ...(values['cache-entries'] !== undefined ? { MDQ_API_CACHE_ENTRIES: values['cache-entries'] } : {}),
+  ...(process.env['REDIS_URL'] ? {} : { REDIS_URL: 'redis://127.0.0.1:6379' }),
+});
+const warm = async (url: string, paths: string[], headers: Record<string, string> = {}) =>
+  load(url, paths, 10, headers, 1).catch(() => undefined);
+
+const rows: string[] = [];
+const verdicts: boolean[] = [];
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+for (const connections of connectionCounts) {
+  // Each baseline on each side of the endpoints, so drift of the shared machine shows.
+  const base = await load(select1.url, ['/'], connections);
+  const fw = await load(hello.url, ['/'], connections);
+  rows.push(
+    `| **node:http + pg \`SELECT 1\`** (pool ${POOL}) | ${connections} | ${fmt(base.rps)} | ${base.p50} | ${base.p99} | | 1.00 | baseline |`,
+    `| **Fastify hello world** | ${connections} | ${fmt(fw.rps)} | ${fw.p50} | ${fw.p99} | | ${(fw.rps / base.rps).toFixed(2)} | |`,
+  );
+  console.log(rows.at(-2));
+  console.log(rows.at(-1));
+  for (const endpoint of selected) {
+    const headers = { 'x-api-key': key };
+    if (connections === connectionCounts[0]) {
+      // A mix whose URLs fail is a broken benchmark, not a slow endpoint: show the first failure.
+      for (const path of endpoint.paths.slice(0, 20)) {
+        const response = await fetch(`${api.url}${path}`, { headers });
+        if (response.status !== 200) {
+          console.log(
+            `${endpoint.name}: ${response.status} for ${path}: ${(await response.text()).slice(0, 200)}`,
+          );
+          break;
+        }
+      }
+      await warm(api.url, endpoint.paths, headers);
+    }
+    // The shared machine's load drifts within a run: each endpoint is divided by a SELECT 1
+    // measured right before it, at the same connection count.
+    const near = await load(select1.url, ['/'], connections, {}, Math.max(2, Math.round(seconds / 2)));
+    const r = await load(api.url, endpoint.paths, connections, headers);
+    const ratio = r.rps / near.rps;
+    const target = TARGET[endpoint.group];
+    const ok = ratio >= target && (connections !== 10 || r.p99 < P99_TARGET_MS) && r.errors === 0;
+    if (connections === 10) verdicts.push(ok);
+    const mark = `≥ ${target}${connections === 10 ? `, p99 < ${P99_TARGET_MS}` : ''}: ${ok ? 'met' : '**not met**'}`;
+    rows.push(
+      `| ${endpoint.name} | ${connections} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${fmt(near.rps)} | ${ratio.toFixed(2)} | ${mark}${r.errors ? ` (${r.errors} errors)` : ''} |`,
+    );
+    console.log(rows.at(-1));
+  }
+}
+const end = await load(select1.url, ['/'], connectionCounts[0] ?? 10);
+rows.push(
+  `| **\`SELECT 1\` again at the end** | ${connectionCounts[0]} | ${fmt(end.rps)} | ${end.p50} | ${end.p99} | | | drift check |`,
+);
+select1.stop();
+hello.stop();
+api.stop();
+await database.drop();
+
+const table = [
+  `${count.toLocaleString('en-US')}-transaction devnet chain (${facts?.tokens.toLocaleString('en-US')} tokens, ${facts?.collections} collections, ${facts?.sales.toLocaleString('en-US')} sales); API as ${workers} process(es) (MDQ_API_WORKERS=${workers}), pool ${POOL}; autocannon ${seconds} s per row; ${new Date().toISOString().slice(0, 10)}.`,
+  '',
+  '| endpoint | connections | rps | p50 ms | p99 ms | `SELECT 1` rps just before | ÷ `SELECT 1` | target |',
+  '|---|---|---|---|---|---|---|---|',
+  ...rows,
+  '',
+  `At 10 connections: ${verdicts.filter(Boolean).length} of ${verdicts.length} endpoints meet their target.`,
+].join('\n');
+console.log(`\n${table}`);
+if (values.write === true || (!quick && !values.only && values.count === undefined)) {
+  const file = join(here, '..', 'docs', 'PERFORMANCE.md');
+  const doc = readFileSync(file, 'utf8');
+  const start = '<!-- api-bench:start -->';
+  const stop = '<!-- api-bench:end -->';
+  const block = `${start}\n${table}\n${stop}`;
+  const next = doc.includes(start)
+    ? doc.replace(new RegExp(`${start}[\\s\\S]*${stop}`), () => block)
+    : `${doc.trimEnd()}\n\n${block}\n`;
+  writeFileSync(file, next);
+  console.log('written to docs/PERFORMANCE.md');
+}
+process.exit(0);

@@ -1,0 +1,138 @@
+/**
+ * The indexed devnet chain the API benchmark reads (run alone to build it:
+ * `pnpm --filter @mdq/bench exec tsx api-dataset.ts --count 1000000`).
+ *
+ * Building a 1,000,000-transaction database takes about 25 minutes of both cores, so it is built
+ * once and kept twice: as a template database on the local server (a run clones it with
+ * CREATE DATABASE … TEMPLATE, a file copy) and as a pg_dump under bench/.out (gitignored), restored
+ * into the template when the server has lost it. Migrations added since the build are applied to
+ * each clone, so an old dump stays usable.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
+import { createDb, migrateToLatest, sql } from '@mdq/db';
+import { testServerUrl, withDatabase } from '@mdq/db/testing';
+import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
+import { noopNotifier } from '@mdq/jobs';
+import { recomputeAll } from '@mdq/worker';
+import pg from 'pg';
+import { startDevnetProcess } from './devnet-process';
+
+const OUT = join(dirname(fileURLToPath(import.meta.url)), '.out');
+
+export interface BenchDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+const templateName = (count: number) => `mdq_bench_api_${count}`;
+const dumpPath = (count: number) => join(OUT, `api-chain-${count}.dump`);
+
+async function admin<T extends pg.QueryResultRow>(statement: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: testServerUrl() });
+  await client.connect();
+  try {
+    return (await client.query<T>(statement, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function databaseExists(name: string): Promise<boolean> {
+  return (await admin('SELECT 1 FROM pg_database WHERE datname = $1', [name])).length > 0;
+}
+
+/** libpq connection arguments for pg_dump / pg_restore from the server URL. */
+function libpqArgs(url: string): string[] {
+  const u = new URL(url);
+  return ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres')];
+}
+
+async function build(count: number, name: string, log: (line: string) => void): Promise<void> {
+  const url = withDatabase(testServerUrl(), name);
+  await admin(`CREATE DATABASE ${name}_building`);
+  const buildingUrl = withDatabase(testServerUrl(), `${name}_building`);
+  const db = createDb(buildingUrl, { max: 5 });
+  await migrateToLatest(db);
+  const devnet = await startDevnetProcess(count);
+  const t0 = performance.now();
+  const stats = await runIndexer({
+    db,
+    source: fullnodeSource(devnet.url),
+    decode: createDecoder({
+      marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
+      lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
+    }),
+    notifier: noopNotifier,
+    batchSize: 1000,
+    untilCaughtUp: true,
+  });
+  devnet.stop();
+  log(`indexed ${stats.transactions} transactions in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  const { rows } = await sql<{
+    now: Date;
+  }>`SELECT max(transaction_timestamp) AS now FROM marketplace_activities`.execute(db);
+  // Rankings, rarity and snapshots as the worker leaves them at the chain's "now".
+  await recomputeAll(db, new Date(rows[0]?.now ?? Date.now()));
+  await sql`VACUUM ANALYZE`.execute(db);
+  await db.destroy();
+  await admin(`ALTER DATABASE ${name}_building RENAME TO ${name}`);
+  mkdirSync(OUT, { recursive: true });
+  execFileSync('pg_dump', [...libpqArgs(url), '-Fc', '-f', dumpPath(count), name], { stdio: 'inherit' });
+  log(`kept as database ${name} and ${dumpPath(count)}`);
+}
+
+/** Makes sure the template database for a chain of `count` transactions exists (builds it if needed). */
+export async function ensureTemplate(
+  count: number,
+  log: (line: string) => void = console.log,
+): Promise<string> {
+  const name = templateName(count);
+  if (await databaseExists(name)) return name;
+  await admin(`DROP DATABASE IF EXISTS ${name}_building WITH (FORCE)`);
+  if (existsSync(dumpPath(count))) {
+    log(`restoring ${dumpPath(count)} into ${name}`);
+    await admin(`CREATE DATABASE ${name}_building`);
+    execFileSync(
+      'pg_restore',
+      [...libpqArgs(testServerUrl()), '-j', '2', '-d', `${name}_building`, dumpPath(count)],
+      { stdio: 'inherit' },
+    );
+    await admin(`ALTER DATABASE ${name}_building RENAME TO ${name}`);
+    const db = createDb(withDatabase(testServerUrl(), name), { max: 1 });
+    await sql`ANALYZE`.execute(db);
+    await db.destroy();
+    return name;
+  }
+  log(`building a ${count.toLocaleString('en-US')}-transaction chain database (once; kept for later runs)`);
+  await build(count, name, log);
+  return name;
+}
+
+/** A fresh copy of the chain database for one run, migrated to the current schema. */
+export async function cloneBenchDatabase(
+  count: number,
+  log: (line: string) => void = console.log,
+): Promise<BenchDatabase> {
+  const template = await ensureTemplate(count, log);
+  const name = `mdq_bench_run_${Date.now().toString(36)}`;
+  await admin(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  const url = withDatabase(testServerUrl(), name);
+  const db = createDb(url, { max: 1 });
+  const migrated = await migrateToLatest(db);
+  if ((migrated.results ?? []).length > 0) await sql`ANALYZE`.execute(db);
+  await db.destroy();
+  return { url, name, drop: async () => void (await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({ options: { count: { type: 'string' } } });
+  const count = Number(values.count ?? 1_000_000);
+  await ensureTemplate(count);
+  process.exit(0);
+}
