@@ -9,6 +9,7 @@ const benches: [string, string[]][] = [
   ['ingest-bench.ts', quick ? ['--quick'] : []],
   ['devnet-bench.ts', quick ? ['--count', '100000', '--seconds', '5'] : []],
   ['worker-bench.ts', quick ? ['--quick'] : []],
+  ['feed-bench.ts', quick ? ['--clients', '20', '--blocks', '10', '--count', '1000'] : []],
 ];
 let failed = 0;
 for (const [file, args] of benches) {

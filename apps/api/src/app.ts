@@ -1,7 +1,9 @@
 import sensible from '@fastify/sensible';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import websocket from '@fastify/websocket';
 import type { Db } from '@mdq/db';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { DEFAULT_FEED_OPTIONS, type FeedOptions, FeedService } from './feed/feed-service';
 import { registerApiKeyAuth } from './plugins/auth';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
@@ -10,6 +12,7 @@ import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import type { CollectionUriResolver } from './routes/deps';
+import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
 
@@ -30,6 +33,8 @@ export interface AppOptions {
   readyMaxLagSeconds?: number;
   /** The bull-board dashboard at /admin/queues; absent without Redis or an admin key. */
   queueDashboard?: QueueDashboardOptions;
+  /** Live feed (SSE / WebSocket) limits and poll interval. */
+  feed?: Partial<FeedOptions>;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -61,6 +66,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now: () => new Date(),
   });
 
+  // One feed poller per process, shared by both path forms and every stream.
+  await app.register(websocket);
+  const feed = new FeedService(readDb, { ...DEFAULT_FEED_OPTIONS, ...options.feed }, (error) =>
+    app.log.warn({ err: error }, 'live feed poll failed'),
+  );
+  app.addHook('preClose', () => feed.close());
   for (const prefix of [`/${options.network}/api`, `/${options.network}`]) {
     await app.register(
       async (scope) => {
@@ -72,6 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           resolveCollectionUri: options.resolveCollectionUri,
           now,
         });
+        await eventRoutes(scope, { db: options.db, readDb, now, feed });
       },
       { prefix },
     );

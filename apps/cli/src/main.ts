@@ -5,6 +5,7 @@ import { indexerCommand } from './commands/indexer';
 import { keysCommand } from './commands/keys';
 import { migrateCommand } from './commands/migrate';
 import { startCommand } from './commands/start';
+import { webhooksCommand } from './commands/webhooks';
 import { workerCommand } from './commands/worker';
 import { describeFailure, exitCodeFor } from './runtime/fail';
 
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
     devnetCommand,
     migrateCommand,
     keysCommand,
+    webhooksCommand,
   ])
     register(program);
   return program;

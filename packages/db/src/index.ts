@@ -6,6 +6,7 @@ export { MigrationError, migrateToLatest } from './migrate';
 export * from './queries/api/index';
 export * from './queries/api-keys';
 export * from './queries/checkpoints';
+export * from './queries/feed/index';
 export * from './queries/freshness';
 export * from './queries/locks';
 export * from './queries/worker/index';

@@ -4,6 +4,7 @@ import * as initial from './migrations/2026-11-22T0000_initial';
 import * as workerIndexes from './migrations/2026-11-22T0200_worker_indexes';
 import * as apiIndexes from './migrations/2026-11-22T0300_api_indexes';
 import * as chainTip from './migrations/2026-11-23T0900_chain_tip';
+import * as feedWebhooks from './migrations/2026-11-23T1030_feed_webhooks';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T0200_worker_indexes': workerIndexes,
   '2026-11-22T0300_api_indexes': apiIndexes,
   '2026-11-23T0900_chain_tip': chainTip,
+  '2026-11-23T1030_feed_webhooks': feedWebhooks,
 };
 
 export class MigrationError extends Error {

@@ -20,13 +20,21 @@ interface CachedKey {
 const VALID_TTL_MS = 30_000;
 const INVALID_TTL_MS = 5_000;
 
+/** Routes with `config.apiKeyInQuery` (the event streams: EventSource cannot send headers) accept `?apiKey=`. */
+function keyFromQuery(request: FastifyRequest): string | undefined {
+  const config = request.routeOptions.config as { apiKeyInQuery?: boolean } | undefined;
+  if (!config?.apiKeyInQuery) return undefined;
+  const value = (request.query as Record<string, unknown> | undefined)?.['apiKey'];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
 /** Requires `x-api-key` on every route of the scope it is registered in. */
 export function registerApiKeyAuth(app: FastifyInstance, db: Db): void {
   const cache = new Map<string, CachedKey>();
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const header = request.headers['x-api-key'];
-    const key = Array.isArray(header) ? header[0] : header;
+    const key = (Array.isArray(header) ? header[0] : header) ?? keyFromQuery(request);
     if (!key) throw new ApiError(401, 'MISSING_API_KEY', "missing 'x-api-key' header");
     const now = Date.now();
     let entry = cache.get(key);

@@ -8,6 +8,7 @@ import { rankingRoutes } from './rankings';
 import { tokenRoutes } from './tokens';
 import { userRoutes } from './user';
 import { utilityRoutes } from './utility';
+import { webhookRoutes } from './webhooks';
 
 /** Every spec area, registered once per path form (with and without `/api`). */
 export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -21,4 +22,5 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await lootboxRoutes(app, deps);
   await rankingRoutes(app, deps);
   await utilityRoutes(app, deps);
+  await webhookRoutes(app, deps);
 }

@@ -29,6 +29,7 @@ import type {
   TokenOffersTable,
 } from './market';
 import type { ApiKeysTable, ChainTipTable, FailedTransactionsTable, IndexerCheckpointsTable } from './ops';
+import type { WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks';
 
 /** The whole database as Kysely sees it; table names match the migrations. */
 export interface Database {
@@ -58,6 +59,8 @@ export interface Database {
   indexer_checkpoints: IndexerCheckpointsTable;
   chain_tip: ChainTipTable;
   failed_transactions: FailedTransactionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type * from './chain';
@@ -66,3 +69,4 @@ export type * from './derived';
 export type * from './lootbox';
 export type * from './market';
 export type * from './ops';
+export type * from './webhooks';
