@@ -12,6 +12,7 @@ const benches: [string, string[]][] = [
   ['export-bench.ts', quick ? ['--quick'] : []],
   ['media-bench.ts', quick ? ['--quick'] : []],
   ['api-bench.ts', quick ? ['--quick'] : []],
+  ['feed-bench.ts', quick ? ['--clients', '20', '--blocks', '10', '--count', '1000'] : []],
 ];
 let failed = 0;
 for (const [file, args] of benches) {

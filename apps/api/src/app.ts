@@ -1,7 +1,9 @@
 import sensible from '@fastify/sensible';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import websocket from '@fastify/websocket';
 import type { Db } from '@mdq/db';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { DEFAULT_FEED_OPTIONS, type FeedOptions, FeedService } from './feed/feed-service';
 import { createApiKeyAuth, type InvalidKeyLimit, registerApiKeyAuth } from './plugins/auth';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
@@ -11,6 +13,7 @@ import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import type { CollectionUriResolver } from './routes/deps';
+import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
 import { type MediaService, mediaRoutes } from './routes/media';
@@ -40,6 +43,8 @@ export interface AppOptions {
   apiKeys?: KeyCacheOptions & { invalid?: InvalidKeyLimit };
   /** Version-keyed response cache size per process (default 10,000 bodies); 0 turns it off. */
   cacheEntries?: number;
+  /** Live feed (SSE / WebSocket) limits and poll interval. */
+  feed?: Partial<FeedOptions>;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -75,20 +80,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const keys = createKeyCache(options.db, options.apiKeys);
   app.addHook('onClose', () => keys.close());
   const authenticate = createApiKeyAuth(keys, options.apiKeys?.invalid);
+  // One feed poller per process, shared by both path forms and every stream.
+  await app.register(websocket);
+  const feed = new FeedService(readDb, { ...DEFAULT_FEED_OPTIONS, ...options.feed }, (error) =>
+    app.log.warn({ err: error }, 'live feed poll failed'),
+  );
+  app.addHook('preClose', () => feed.close());
   for (const prefix of [`/${options.network}/api`, `/${options.network}`]) {
     await app.register(async (scope) => mediaRoutes(scope, options.media), { prefix });
     await app.register(
       async (scope) => {
         registerApiKeyAuth(scope, authenticate);
         registerFreshnessHeaders(scope, freshness);
-        await areaRoutes(scope, {
+        const deps = {
           db: options.db,
           readDb,
           resolveCollectionUri: options.resolveCollectionUri,
           now,
           exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
           ...(options.cacheEntries !== undefined ? { cacheEntries: options.cacheEntries } : {}),
-        });
+        };
+        await areaRoutes(scope, deps);
+        await eventRoutes(scope, { ...deps, feed });
       },
       { prefix },
     );

@@ -6,6 +6,7 @@ import { indexerCommand } from './commands/indexer';
 import { keysCommand } from './commands/keys';
 import { migrateCommand } from './commands/migrate';
 import { startCommand } from './commands/start';
+import { webhooksCommand } from './commands/webhooks';
 import { workerCommand } from './commands/worker';
 import { describeFailure, exitCodeFor } from './runtime/fail';
 
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
     migrateCommand,
     keysCommand,
     exportCommand,
+    webhooksCommand,
   ])
     register(program);
   return program;

@@ -1,7 +1,7 @@
 import { ackCollectionChanges, type Db, pendingCollectionChanges } from '@mdq/db';
 import type { ChangeNotifier } from '@mdq/jobs';
 import { describeError, type FailureLog, failureKey } from '@mdq/log';
-import type { IndexerLog } from './run-indexer';
+import type { IndexerLog } from './indexer-log';
 
 export interface OutboxDrainer {
   /** Something was committed: enqueue it soon. Never waits. */

@@ -13,6 +13,7 @@ import {
 import type { ChangeNotifier } from '@mdq/jobs';
 import { createFailureLog, describeError, type FailureLog, failureKey } from '@mdq/log';
 import { checkContiguity, GapError } from './contiguity';
+import type { IndexerLog } from './indexer-log';
 import { type OutboxDrainer, startOutboxDrainer } from './outbox-drainer';
 import type { ChainSource } from './source';
 import { versionOf } from './source';
@@ -28,10 +29,7 @@ interface InFlight {
   lastVersion: number;
 }
 
-export interface IndexerLog {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-}
+export type { IndexerLog } from './indexer-log';
 
 export interface IndexerOptions {
   db: Db;

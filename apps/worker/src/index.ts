@@ -38,4 +38,12 @@ export {
   type UriCacheOptions,
   type UriCacheResult,
 } from './uri/resolve-collection-uri';
+export { deliverWebhookBacklog, type WebhookDeliveryOptions } from './webhooks/deliver-webhooks';
+export { signWebhook, verifyWebhook, WEBHOOK_HEADERS } from './webhooks/signature';
+export {
+  type StartWebhookDeliveryOptions,
+  startWebhookDelivery,
+  WEBHOOK_QUEUE,
+  webhookBackoffMs,
+} from './webhooks/webhook-delivery';
 export type { StartWorkerOptions } from './worker-options';

@@ -2,6 +2,7 @@ import type { ChangeNotifier } from '@mdq/jobs';
 import { startBullmqWorker } from './bullmq-runner';
 import type { ChangeLag } from './change-lag';
 import { startInProcessWorker } from './in-process-runner';
+import { startWebhookDelivery } from './webhooks/webhook-delivery';
 import { resolveWorkerOptions, type StartWorkerOptions } from './worker-options';
 
 export interface WorkerHandle {
@@ -29,7 +30,22 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   };
   if (options.redisUrl) {
     const running = await startBullmqWorker(base, options.redisUrl, resolved);
-    return { ...running, mode: 'bullmq' };
+    // Webhook deliveries are BullMQ jobs only: without Redis there are no webhooks.
+    const webhooks = await startWebhookDelivery({
+      db: options.db,
+      redisUrl: options.redisUrl,
+      prefix: resolved.prefix,
+      logger: resolved.logger,
+      ...options.webhooks,
+    });
+    return {
+      ...running,
+      close: async () => {
+        await webhooks.close();
+        await running.close();
+      },
+      mode: 'bullmq',
+    };
   }
   const running = startInProcessWorker(base, resolved);
   return {

@@ -3,6 +3,7 @@ import type { Db } from '@mdq/db';
 import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, DEFAULT_PREFIX } from '@mdq/jobs';
 import { stderrLogger, type WorkerLogger } from './logger';
 import type { UriCacheOptions } from './uri/resolve-collection-uri';
+import type { StartWebhookDeliveryOptions } from './webhooks/webhook-delivery';
 
 export interface StartWorkerOptions {
   db: Db;
@@ -34,6 +35,8 @@ export interface StartWorkerOptions {
   uriSweepBatch?: number;
   /** How long close() waits for in-flight jobs before releasing them. */
   shutdownGraceMs?: number;
+  /** Webhook delivery settings (BullMQ mode only). */
+  webhooks?: Partial<Omit<StartWebhookDeliveryOptions, 'db' | 'redisUrl' | 'prefix'>>;
 }
 
 export interface ResolvedWorkerOptions {

@@ -18,6 +18,7 @@ export * from './queries/api-key-events';
 export * from './queries/api-keys';
 export * from './queries/change-outbox';
 export * from './queries/checkpoints';
+export * from './queries/feed/index';
 export * from './queries/follower-lock';
 export * from './queries/freshness';
 export * from './queries/locks';

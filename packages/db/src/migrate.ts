@@ -6,6 +6,7 @@ import * as apiIndexes from './migrations/2026-11-22T0300_api_indexes';
 import * as chainTip from './migrations/2026-11-23T0900_chain_tip';
 import * as readpathVersions from './migrations/2026-11-23T1000_readpath_versions';
 import * as changeOutbox from './migrations/2026-11-23T1000_reliab_change_outbox';
+import * as feedWebhooks from './migrations/2026-11-23T1030_feed_webhooks';
 import * as analyticsWashFlags from './migrations/2026-11-23T1100_analytics_wash_flags';
 import * as exportQuota from './migrations/2026-11-23T1100_export_quota';
 
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23T1000_reliab_change_outbox': changeOutbox,
   '2026-11-23T1100_analytics_wash_flags': analyticsWashFlags,
   '2026-11-23T1000_readpath_versions': readpathVersions,
+  '2026-11-23T1030_feed_webhooks': feedWebhooks,
 };
 
 export class MigrationError extends Error {

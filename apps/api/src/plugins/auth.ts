@@ -36,7 +36,7 @@ export function createApiKeyAuth(cache: KeyCache, limit: InvalidKeyLimit = {}) {
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const header = request.headers['x-api-key'];
-    const key = Array.isArray(header) ? header[0] : header;
+    const key = (Array.isArray(header) ? header[0] : header) ?? keyFromQuery(request);
     if (!key) throw new ApiError(401, 'MISSING_API_KEY', "missing 'x-api-key' header");
     const counter = misses.get(request.ip);
     if (counter && counter.count >= perMinute) {
@@ -56,6 +56,14 @@ export function createApiKeyAuth(cache: KeyCache, limit: InvalidKeyLimit = {}) {
     request.apiKeyId = entry.keyId;
     request.apiKeyLimit = entry.limit;
   };
+}
+
+/** Routes with `config.apiKeyInQuery` (the event streams: EventSource cannot send headers) accept `?apiKey=`. */
+function keyFromQuery(request: FastifyRequest): string | undefined {
+  const config = request.routeOptions.config as { apiKeyInQuery?: boolean } | undefined;
+  if (!config?.apiKeyInQuery) return undefined;
+  const value = (request.query as Record<string, unknown> | undefined)?.['apiKey'];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
 /** Requires `x-api-key` on every route of the scope it is registered in. */

@@ -11,6 +11,7 @@ import { rankingRoutes } from './rankings';
 import { tokenRoutes } from './tokens';
 import { userRoutes } from './user';
 import { utilityRoutes } from './utility';
+import { webhookRoutes } from './webhooks';
 
 /** Every spec area, registered once per path form (with and without `/api`). */
 export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -28,4 +29,5 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await utilityRoutes(app, deps);
   await exportRoutes(app, deps);
   await analyticsRoutes(app, deps);
+  await webhookRoutes(app, deps);
 }

@@ -51,7 +51,7 @@ export function keysCommand(program: Command): void {
     });
 }
 
-async function withDb(fn: (db: Db) => Promise<void>): Promise<void> {
+export async function withDb(fn: (db: Db) => Promise<void>): Promise<void> {
   const { resolveDatabase } = await import('../runtime/database');
   const database = await resolveDatabase(loadConfig(), { mayStart: true, migrate: true });
   try {

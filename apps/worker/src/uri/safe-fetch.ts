@@ -52,7 +52,8 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   }
 }
 
-async function pinnedAddress(
+/** Resolves the URL's host and refuses it when any address is private; the answer to pin a connection to. */
+export async function pinnedAddress(
   url: URL,
   allowed: BlockList | undefined,
 ): Promise<{ address: string; family: number }> {

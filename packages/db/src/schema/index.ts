@@ -36,6 +36,7 @@ import type {
   FailedTransactionsTable,
   IndexerCheckpointsTable,
 } from './ops';
+import type { WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks';
 
 /** The whole database as Kysely sees it; table names match the migrations. */
 export interface Database {
@@ -67,6 +68,8 @@ export interface Database {
   chain_tip: ChainTipTable;
   collection_change_outbox: CollectionChangeOutboxTable;
   failed_transactions: FailedTransactionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type * from './chain';
@@ -75,3 +78,4 @@ export type * from './derived';
 export type * from './lootbox';
 export type * from './market';
 export type * from './ops';
+export type * from './webhooks';

@@ -1,4 +1,4 @@
-import type { CollectionOffer, TokenOffer } from './state';
+import type { CollectionOffer, TokenOffer, WashLabel } from './state';
 
 /** One token minted in a transaction; `mintSeq` is the collection's MintEvent sequence number. */
 export interface MintedToken {
@@ -14,8 +14,7 @@ export interface MintedToken {
   tier: number;
 }
 
-/** Why the simulator made a sale as a wash trade (the label the detection is measured against). */
-export type WashLabel = 'self_trade' | 'round_trip' | 'token_churn' | 'seller_funded';
+export type { WashLabel } from './state';
 
 interface Base {
   sender: number;

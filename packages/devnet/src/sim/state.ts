@@ -1,5 +1,7 @@
 import type { World } from '../world/world';
-import type { WashLabel } from './plan';
+
+/** Why the simulator made a sale as a wash trade (the label the detection is measured against). */
+export type WashLabel = 'self_trade' | 'round_trip' | 'token_churn' | 'seller_funded';
 
 /** One transaction of a wash-trade campaign: `list` puts the token up for its owner, `fill` sells it to `buyer`. */
 export interface WashStep {

@@ -1,0 +1,144 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FeedFilter, FeedPosition } from '@mdq/db';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { WebSocket } from 'ws';
+import { feedFilterOf, feedStartOf } from '../feed/feed-request';
+import { type FeedService, feedData } from '../feed/feed-service';
+import { ApiError } from '../plugins/errors';
+import { ERRORS } from '../schemas/common';
+import { EventStreamQuery } from '../schemas/events';
+import type { RouteDeps } from './deps';
+
+const tags = ['events'];
+const HEARTBEAT_MS = 15_000;
+const WS_HIGH_WATER = 1 << 20;
+
+/** Resolves once the socket can take more (or is gone): the session waits, its queue fills. */
+function drained(reply: FastifyReply): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      reply.raw.off('drain', done);
+      reply.raw.off('close', done);
+      resolve();
+    };
+    reply.raw.once('drain', done);
+    reply.raw.once('close', done);
+  });
+}
+
+function lastEventIdOf(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
+}
+
+export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { feed: FeedService }) {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const { feed, readDb: db } = deps;
+
+  app.get(
+    '/events/stream',
+    {
+      config: { apiKeyInQuery: true },
+      schema: {
+        tags,
+        summary:
+          'Live feed (Server-Sent Events): market, token and lootbox events in chain order, resumable with Last-Event-ID or ?since=',
+        querystring: EventStreamQuery,
+        produces: ['text/event-stream'],
+        response: { ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const filter = await feedFilterOf(db, request.query);
+      const after = feedStartOf(lastEventIdOf(request.headers['last-event-id']), request.query.since);
+      const release = feed.limits.acquire(request.apiKeyId ?? '');
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'access-control-allow-origin': '*',
+      });
+      raw.write('retry: 1000\n\n');
+      const session = feed.open(filter, after, async (event) => {
+        if (!raw.write(`id: ${event.id}\ndata: ${feedData(event)}\n\n`)) await drained(reply);
+      });
+      const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
+      const end = () => {
+        clearInterval(heartbeat);
+        session.close();
+        release();
+        feed.forget(session);
+      };
+      raw.on('close', end);
+      session
+        .run()
+        .catch((error: unknown) => request.log.warn({ err: error }, 'event stream ended by an error'))
+        .finally(() => {
+          end();
+          raw.end();
+        });
+    },
+  );
+
+  // Filters, resume point and the connection slot are settled before the upgrade, so that a bad
+  // request is a plain HTTP 4xx the client can read, not a closed socket.
+  const prepared = new WeakMap<
+    object,
+    { filter: FeedFilter; after: FeedPosition | null; release: () => void }
+  >();
+
+  app.get(
+    '/events/ws',
+    {
+      websocket: true,
+      config: { apiKeyInQuery: true },
+      schema: {
+        tags,
+        summary: 'Live feed over WebSocket: the same events, filters and resume (?since=) as the SSE stream',
+        querystring: EventStreamQuery,
+        response: { ...ERRORS },
+      },
+      preHandler: async (request) => {
+        if (request.headers.upgrade?.toLowerCase() !== 'websocket') {
+          throw new ApiError(
+            400,
+            'WEBSOCKET_REQUIRED',
+            'this route only speaks WebSocket (Upgrade: websocket)',
+          );
+        }
+        const filter = await feedFilterOf(db, request.query);
+        const after = feedStartOf(undefined, request.query.since);
+        const release = feed.limits.acquire(request.apiKeyId ?? '');
+        prepared.set(request, { filter, after, release });
+      },
+    },
+    (socket: WebSocket, request) => {
+      const ready = prepared.get(request);
+      if (!ready) {
+        socket.close(1011, 'not prepared');
+        return;
+      }
+      const session = feed.open(ready.filter, ready.after, async (event) => {
+        if (socket.readyState !== socket.OPEN) return;
+        const data = feedData(event);
+        if (socket.bufferedAmount < WS_HIGH_WATER) socket.send(data);
+        else await new Promise<void>((resolve) => socket.send(data, () => resolve()));
+      });
+      const end = () => {
+        session.close();
+        ready.release();
+        feed.forget(session);
+      };
+      socket.on('close', end);
+      session
+        .run()
+        .catch((error: unknown) => request.log.warn({ err: error }, 'event socket ended by an error'))
+        .finally(() => {
+          end();
+          socket.close(1001, 'stream ended');
+        });
+    },
+  );
+}

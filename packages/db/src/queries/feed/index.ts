@@ -1,0 +1,3 @@
+export * from './feed-events';
+export * from './feed-rows';
+export * from './webhooks';

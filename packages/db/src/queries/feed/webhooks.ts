@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../database';
+import type { WebhookFilterJson, WebhookStatus } from '../../schema/webhooks';
+import { type FeedFilter, type FeedKind, type FeedPosition, feedEventId } from './feed-events';
+
+export interface WebhookEndpoint {
+  endpointId: string;
+  keyId: string;
+  url: string;
+  filter: WebhookFilterJson;
+  status: WebhookStatus;
+  failures: number;
+  /** Last delivered event position (`<version>:<eventIndex>`). */
+  deliveredThrough: string;
+  createdAt: string;
+  pausedAt: string | null;
+}
+
+export interface WebhookDelivery {
+  eventId: string;
+  attemptedAt: string;
+  statusCode: number | null;
+  ok: boolean;
+  error: string | null;
+}
+
+type EndpointRow = {
+  endpoint_id: string;
+  key_id: string;
+  url: string;
+  filter: WebhookFilterJson;
+  status: WebhookStatus;
+  failures: number;
+  cursor_version: number;
+  cursor_event_index: number;
+  created_at: Date;
+  paused_at: Date | null;
+};
+
+const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
+  endpointId: r.endpoint_id,
+  keyId: r.key_id,
+  url: r.url,
+  filter: r.filter,
+  status: r.status,
+  failures: r.failures,
+  deliveredThrough: feedEventId({ version: Number(r.cursor_version), eventIndex: r.cursor_event_index }),
+  createdAt: r.created_at.toISOString(),
+  pausedAt: r.paused_at?.toISOString() ?? null,
+});
+
+const COLUMNS = [
+  'endpoint_id',
+  'key_id',
+  'url',
+  'filter',
+  'status',
+  'failures',
+  'cursor_version',
+  'cursor_event_index',
+  'created_at',
+  'paused_at',
+] as const;
+
+/** The JSON an endpoint stores, and the set-based filter the feed matches with. */
+export function webhookFeedFilter(json: WebhookFilterJson): FeedFilter {
+  const filter: FeedFilter = {};
+  if (json.collectionIds?.length) filter.collectionIds = new Set(json.collectionIds);
+  if (json.tokenIds?.length) filter.tokenIds = new Set(json.tokenIds);
+  if (json.wallets?.length) filter.wallets = new Set(json.wallets);
+  if (json.kinds?.length) filter.kinds = new Set(json.kinds as FeedKind[]);
+  if (json.marketplaces?.length) filter.marketplaces = new Set(json.marketplaces);
+  return filter;
+}
+
+export function webhookFilterJson(filter: FeedFilter): WebhookFilterJson {
+  const out: WebhookFilterJson = {};
+  if (filter.collectionIds) out.collectionIds = [...filter.collectionIds];
+  if (filter.tokenIds) out.tokenIds = [...filter.tokenIds];
+  if (filter.wallets) out.wallets = [...filter.wallets];
+  if (filter.kinds) out.kinds = [...filter.kinds];
+  if (filter.marketplaces) out.marketplaces = [...filter.marketplaces];
+  return out;
+}
+
+/** Registers an endpoint delivering every matching event after `after`; the secret is shown once. */
+export async function createWebhookEndpoint(
+  db: Db,
+  input: { keyId: string; url: string; filter: WebhookFilterJson; after: FeedPosition },
+): Promise<WebhookEndpoint & { secret: string }> {
+  const endpointId = `wh_${randomBytes(8).toString('hex')}`;
+  const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+  const row = await db
+    .insertInto('webhook_endpoints')
+    .values({
+      endpoint_id: endpointId,
+      key_id: input.keyId,
+      url: input.url,
+      secret,
+      filter: JSON.stringify(input.filter),
+      cursor_version: input.after.version,
+      cursor_event_index: input.after.eventIndex,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return { ...toEndpoint(row as EndpointRow), secret };
+}
+
+export async function listWebhookEndpoints(db: Db, keyId?: string): Promise<WebhookEndpoint[]> {
+  let q = db.selectFrom('webhook_endpoints').select(COLUMNS).orderBy('created_at').orderBy('endpoint_id');
+  if (keyId !== undefined) q = q.where('key_id', '=', keyId);
+  return ((await q.execute()) as EndpointRow[]).map(toEndpoint);
+}
+
+/** An endpoint with what delivering needs (its secret and cursor); keyId scopes API callers. */
+export async function findWebhookEndpoint(db: Db, endpointId: string, keyId?: string) {
+  let q = db
+    .selectFrom('webhook_endpoints')
+    .select([...COLUMNS, 'secret'])
+    .where('endpoint_id', '=', endpointId);
+  if (keyId !== undefined) q = q.where('key_id', '=', keyId);
+  const row = await q.executeTakeFirst();
+  if (!row) return null;
+  return {
+    ...toEndpoint(row as EndpointRow),
+    secret: row.secret,
+    cursor: { version: Number(row.cursor_version), eventIndex: row.cursor_event_index } as FeedPosition,
+  };
+}
+
+export async function deleteWebhookEndpoint(db: Db, endpointId: string, keyId?: string): Promise<boolean> {
+  let q = db.deleteFrom('webhook_endpoints').where('endpoint_id', '=', endpointId);
+  if (keyId !== undefined) q = q.where('key_id', '=', keyId);
+  return Number((await q.executeTakeFirst()).numDeletedRows) > 0;
+}
+
+/** Pause, or resume (which clears the failure count; the backlog is still after the cursor). */
+export async function setWebhookStatus(
+  db: Db,
+  endpointId: string,
+  status: WebhookStatus,
+  keyId?: string,
+): Promise<boolean> {
+  let q = db
+    .updateTable('webhook_endpoints')
+    .set(status === 'paused' ? { status, paused_at: sql`now()` } : { status, paused_at: null, failures: 0 })
+    .where('endpoint_id', '=', endpointId);
+  if (keyId !== undefined) q = q.where('key_id', '=', keyId);
+  return Number((await q.executeTakeFirst()).numUpdatedRows) > 0;
+}
+
+export async function activeWebhookEndpointIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .select('endpoint_id')
+    .where('status', '=', 'active')
+    .execute();
+  return rows.map((r) => r.endpoint_id);
+}
+
+/** A 2xx: the cursor moves past the event and the failure count resets. */
+export async function recordWebhookSuccess(
+  db: Db,
+  endpointId: string,
+  position: FeedPosition,
+  statusCode: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ cursor_version: position.version, cursor_event_index: position.eventIndex, failures: 0 })
+      .where('endpoint_id', '=', endpointId)
+      .execute();
+    await trx
+      .insertInto('webhook_deliveries')
+      .values({ endpoint_id: endpointId, event_id: feedEventId(position), status_code: statusCode, ok: true })
+      .execute();
+  });
+}
+
+/** A failed attempt; the endpoint is paused once it has failed `pauseAfter` times in a row. */
+export async function recordWebhookFailure(
+  db: Db,
+  endpointId: string,
+  eventId: string,
+  failure: { statusCode: number | null; error: string },
+  pauseAfter: number,
+): Promise<{ paused: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values({
+        endpoint_id: endpointId,
+        event_id: eventId,
+        status_code: failure.statusCode,
+        ok: false,
+        error: failure.error.slice(0, 500),
+      })
+      .execute();
+    const row = await trx
+      .updateTable('webhook_endpoints')
+      .set({
+        failures: sql`failures + 1`,
+        status: sql`CASE WHEN failures + 1 >= ${pauseAfter} THEN 'paused' ELSE status END`,
+        paused_at: sql`CASE WHEN failures + 1 >= ${pauseAfter} THEN now() ELSE paused_at END`,
+      })
+      .where('endpoint_id', '=', endpointId)
+      .returning('status')
+      .executeTakeFirst();
+    return { paused: row?.status === 'paused' };
+  });
+}
+
+export async function listWebhookDeliveries(
+  db: Db,
+  endpointId: string,
+  limit: number,
+): Promise<WebhookDelivery[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select(['event_id', 'attempted_at', 'status_code', 'ok', 'error'])
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('delivery_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    eventId: r.event_id,
+    attemptedAt: r.attempted_at.toISOString(),
+    statusCode: r.status_code,
+    ok: r.ok,
+    error: r.error,
+  }));
+}
+
+/** Moves the cursor past events the endpoint's filter skips (nothing to deliver, nothing to log). */
+export async function advanceWebhookCursor(
+  db: Db,
+  endpointId: string,
+  position: FeedPosition,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ cursor_version: position.version, cursor_event_index: position.eventIndex })
+    .where('endpoint_id', '=', endpointId)
+    .where(
+      sql<boolean>`(cursor_version, cursor_event_index) < (${position.version}::bigint, ${position.eventIndex}::int)`,
+    )
+    .execute();
+}
