@@ -109,6 +109,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A token's or collection's image, resized and re-encoded (webp, avif or png) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description width (and height bound), pixels */
+                    w?: 64 | 256 | 512 | 1024;
+                    format?: "webp" | "avif" | "png";
+                };
+                header?: never;
+                path: {
+                    /** @description token id or collection id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/token-balances": {
         parameters: {
             query?: never;
@@ -975,6 +1065,8 @@ export interface paths {
                                 timestamp: string;
                                 version: number;
                                 eventIndex: number;
+                                /** @description wash-trade reasons of a sale (self_trade, round_trip, token_churn, seller_funded); empty when clean or not a sale */
+                                flags: string[];
                             }[];
                             pagination: {
                                 page: number;
@@ -1267,6 +1359,8 @@ export interface paths {
                                 timestamp: string;
                                 version: number;
                                 eventIndex: number;
+                                /** @description wash-trade reasons of a sale (self_trade, round_trip, token_churn, seller_funded); empty when clean or not a sale */
+                                flags: string[];
                             }[];
                             pagination: {
                                 page: number;
@@ -2383,6 +2477,8 @@ export interface paths {
                                 timestamp: string;
                                 version: number;
                                 eventIndex: number;
+                                /** @description wash-trade reasons of a sale (self_trade, round_trip, token_churn, seller_funded); empty when clean or not a sale */
+                                flags: string[];
                             }[];
                             pagination: {
                                 page: number;
@@ -2834,6 +2930,8 @@ export interface paths {
                                 timestamp: string;
                                 version: number;
                                 eventIndex: number;
+                                /** @description wash-trade reasons of a sale (self_trade, round_trip, token_churn, seller_funded); empty when clean or not a sale */
+                                flags: string[];
                             }[];
                             pagination: {
                                 page: number;
@@ -3638,6 +3736,8 @@ export interface paths {
                     page?: number;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
+                    /** @description rank with wash-flagged sales counted (by default they are left out) */
+                    includeFlagged?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -3774,6 +3874,8 @@ export interface paths {
                     page?: number;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
+                    /** @description rank with wash-flagged sales counted (by default they are left out) */
+                    includeFlagged?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -3910,6 +4012,8 @@ export interface paths {
                     page?: number;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
+                    /** @description rank with wash-flagged sales counted (by default they are left out) */
+                    includeFlagged?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -4745,6 +4849,1609 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/export/{dataset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bulk export of a dataset as NDJSON or CSV (streamed, resumable, one snapshot) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description ndjson (one JSON object per line) or csv (header row of camelCase field names) */
+                    format?: "ndjson" | "csv";
+                    /** @description collection id (or creator + collection) */
+                    collectionId?: string;
+                    /** @description creator address of the collection (with collection) */
+                    creator?: string;
+                    /** @description collection name (with creator) */
+                    collection?: string;
+                    /** @description rows of this wallet (seller / buyer / sender / receiver / owner / creator) */
+                    wallet?: string;
+                    /** @description first chain version, inclusive */
+                    fromVersion?: number;
+                    /** @description last chain version, inclusive */
+                    toVersion?: number;
+                    /** @description resume: the trailer's `next`, or the cursor of the last row received */
+                    after?: string;
+                    /** @description at most this many rows */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description what to export */
+                    dataset: "sales" | "activities" | "listings" | "offers" | "tokens" | "ownerships" | "collections";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collection-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Windowed collection statistics: volume, sales, floor and its change, offers, holders, supply
+         * @description Wash-flagged sales are left out of volume, sales, average, median and traders unless includeFlagged=true (flaggedSales / flaggedVolume always say how many there were).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description collection id (v2 collection address or v1 collection id) */
+                    collectionId?: string;
+                    /** @description creator address of the collection (with collection) */
+                    creator?: string;
+                    /** @description collection name (with creator) */
+                    collection?: string;
+                    /** @description the lootbox of the collection */
+                    lootboxId?: number;
+                    /** @description trailing window ending now: 1h, 24h, 7d, 30d or all */
+                    window?: "1h" | "24h" | "7d" | "30d" | "all";
+                    /** @description count wash-flagged sales too (raw figures); by default they are left out */
+                    includeFlagged?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                collectionId: string;
+                                collection: string;
+                                /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                creator: string;
+                                window: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                windowStart: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                windowEnd: string;
+                                includeFlagged: boolean;
+                                /** @description u64 in the smallest unit, decimal string */
+                                volume: string;
+                                sales: number;
+                                /** @description u64 in the smallest unit, decimal string */
+                                averageSale: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                medianSale: string | null;
+                                uniqueBuyers: number;
+                                uniqueSellers: number;
+                                flaggedSales: number;
+                                /** @description u64 in the smallest unit, decimal string */
+                                flaggedVolume: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                floor: string | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                floorAtWindowStart: string | null;
+                                floorChange: number | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                bestCollectionOffer: string | null;
+                                listedCount: number;
+                                listedShare: number | null;
+                                holders: number;
+                                top10HoldersShare: number | null;
+                                /** @description u64 in the smallest unit, decimal string */
+                                supply: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                minted: string;
+                                /** @description u64 in the smallest unit, decimal string */
+                                burned: string;
+                            };
+                            freshness: {
+                                /** @description highest chain version the answer reflects */
+                                indexedVersion: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                indexedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collection-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Chart data per hour or day: sale OHLC, volume, sales and floor at the bucket end, gap-free */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description collection id (v2 collection address or v1 collection id) */
+                    collectionId?: string;
+                    /** @description creator address of the collection (with collection) */
+                    creator?: string;
+                    /** @description collection name (with creator) */
+                    collection?: string;
+                    /** @description the lootbox of the collection */
+                    lootboxId?: number;
+                    /** @description bucket size */
+                    interval?: "1h" | "1d";
+                    /** @description first bucket holds this time (default: 30 buckets back) */
+                    from?: string;
+                    /** @description last bucket holds this time (default: now) */
+                    to?: string;
+                    /** @description count wash-flagged sales too (raw figures); by default they are left out */
+                    includeFlagged?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                collectionId: string;
+                                interval: string;
+                                buckets: {
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    start: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    open: string | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    high: string | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    low: string | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    close: string | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    volume: string;
+                                    sales: number;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    floor: string | null;
+                                }[];
+                            };
+                            freshness: {
+                                /** @description highest chain version the answer reflects */
+                                indexedVersion: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                indexedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collection-trait-floors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every trait value with its token count, share, live floor and last sale */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description collection id (v2 collection address or v1 collection id) */
+                    collectionId?: string;
+                    /** @description creator address of the collection (with collection) */
+                    creator?: string;
+                    /** @description collection name (with creator) */
+                    collection?: string;
+                    /** @description the lootbox of the collection */
+                    lootboxId?: number;
+                    /** @description count wash-flagged sales too (raw figures); by default they are left out */
+                    includeFlagged?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                collectionId: string;
+                                traits: {
+                                    traitType: string;
+                                    value: string;
+                                    count: number;
+                                    share: number | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    floor: string | null;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    lastSalePrice: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    lastSaleAt: string | null;
+                                }[];
+                            };
+                            freshness: {
+                                /** @description highest chain version the answer reflects */
+                                indexedVersion: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                indexedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collection-top-traders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The collection's top buyers and sellers by volume in a window */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description collection id (v2 collection address or v1 collection id) */
+                    collectionId?: string;
+                    /** @description creator address of the collection (with collection) */
+                    creator?: string;
+                    /** @description collection name (with creator) */
+                    collection?: string;
+                    /** @description the lootbox of the collection */
+                    lootboxId?: number;
+                    /** @description trailing window ending now: 1h, 24h, 7d, 30d or all */
+                    window?: "1h" | "24h" | "7d" | "30d" | "all";
+                    /** @description traders per side, at most 100 */
+                    limit?: number;
+                    /** @description count wash-flagged sales too (raw figures); by default they are left out */
+                    includeFlagged?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                collectionId: string;
+                                window: string;
+                                buyers: {
+                                    /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                    address: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    volume: string;
+                                    trades: number;
+                                }[];
+                                sellers: {
+                                    /** @description AIP-40 long form: 0x + 64 lowercase hex */
+                                    address: string;
+                                    /** @description u64 in the smallest unit, decimal string */
+                                    volume: string;
+                                    trades: number;
+                                }[];
+                            };
+                            freshness: {
+                                /** @description highest chain version the answer reflects */
+                                indexedVersion: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                indexedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This key's webhook endpoints */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                endpointId: string;
+                                url: string;
+                                filter: {
+                                    [key: string]: unknown;
+                                };
+                                status: "active" | "paused";
+                                failures: number;
+                                /** @description id of the last event delivered (or the start point) */
+                                deliveredThrough: string;
+                                createdAt: string;
+                                pausedAt: string | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Register a webhook endpoint with feed filters; events after `since` (default: now) are delivered */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description http(s) target
+                         */
+                        url: string;
+                        /** @description resume after this event id (`<version>:<eventIndex>`), or 'earliest' for all history; Last-Event-ID wins when both are given; default: live events only */
+                        since?: string;
+                        /** @description collection ids (comma-separated) */
+                        collectionId?: string;
+                        /** @description collection creator, with collection */
+                        creator?: string;
+                        /** @description collection name, with creator */
+                        collection?: string;
+                        /** @description token ids (comma-separated) */
+                        tokenId?: string;
+                        /** @description wallet addresses matched as buyer, seller, from or to (comma-separated) */
+                        wallet?: string;
+                        /** @description event kinds (comma-separated), e.g. listing_sold,mint */
+                        kinds?: string;
+                        /** @description marketplace names (comma-separated) */
+                        marketplace?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                endpointId: string;
+                                url: string;
+                                filter: {
+                                    [key: string]: unknown;
+                                };
+                                status: "active" | "paused";
+                                failures: number;
+                                /** @description id of the last event delivered (or the start point) */
+                                deliveredThrough: string;
+                                createdAt: string;
+                                pausedAt: string | null;
+                                /** @description HMAC-SHA256 signing secret; shown only here */
+                                secret: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery log of an endpoint, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    endpointId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                eventId: string;
+                                attemptedAt: string;
+                                statusCode: number | null;
+                                ok: boolean;
+                                error: string | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                hasMore: boolean;
+                                nextCursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{endpointId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause deliveries (the backlog is kept) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    endpointId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                endpointId: string;
+                                url: string;
+                                filter: {
+                                    [key: string]: unknown;
+                                };
+                                status: "active" | "paused";
+                                failures: number;
+                                /** @description id of the last event delivered (or the start point) */
+                                deliveredThrough: string;
+                                createdAt: string;
+                                pausedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{endpointId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume deliveries from where they stopped */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    endpointId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                endpointId: string;
+                                url: string;
+                                filter: {
+                                    [key: string]: unknown;
+                                };
+                                status: "active" | "paused";
+                                failures: number;
+                                /** @description id of the last event delivered (or the start point) */
+                                deliveredThrough: string;
+                                createdAt: string;
+                                pausedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an endpoint and its delivery log */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    endpointId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live feed (Server-Sent Events): market, token and lootbox events in chain order, resumable with Last-Event-ID or ?since= */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the API key, for browsers' EventSource which cannot send headers */
+                    apiKey?: string;
+                    /** @description resume after this event id (`<version>:<eventIndex>`), or 'earliest' for all history; Last-Event-ID wins when both are given; default: live events only */
+                    since?: string;
+                    /** @description collection ids (comma-separated) */
+                    collectionId?: string;
+                    /** @description collection creator, with collection */
+                    creator?: string;
+                    /** @description collection name, with creator */
+                    collection?: string;
+                    /** @description token ids (comma-separated) */
+                    tokenId?: string;
+                    /** @description wallet addresses matched as buyer, seller, from or to (comma-separated) */
+                    wallet?: string;
+                    /** @description event kinds (comma-separated), e.g. listing_sold,mint */
+                    kinds?: string;
+                    /** @description marketplace names (comma-separated) */
+                    marketplace?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -94,6 +94,9 @@ describe('the typed client', () => {
       };
       const bodies: Record<string, unknown> = {
         '/api/process-collection-uri-cache': { collectionName: plain.name, creatorAddress: plain.creator },
+        '/api/webhooks': { url: 'https://hooks.example.com/mdq' },
+        '/api/webhooks/{endpointId}/pause': {},
+        '/api/webhooks/{endpointId}/resume': {},
         '/api/validate-metadata': {
           name: token.name,
           description: 'a token',
@@ -101,11 +104,16 @@ describe('the typed client', () => {
         },
       };
 
+      // Path parameters: a dataset, the collection's media, the webhook endpoint made by POST /api/webhooks.
+      const pathValues: Record<string, string> = { dataset: 'tokens', id: plain.collectionId };
+      // Answers that are not a 200 by design here: the media original sits at a URI this machine
+      // cannot fetch (no network), so the route answers with its documented refusal.
+      const documentedElse: Record<string, number[]> = { '/api/media/{id}': [404, 422, 503] };
       const called: string[] = [];
       const failures: string[] = [];
       for (const [path, item] of Object.entries(doc.paths)) {
         for (const [method, raw] of Object.entries(item)) {
-          if (method !== 'get' && method !== 'post') continue;
+          if (method !== 'get' && method !== 'post' && method !== 'delete') continue;
           const op = raw as Operation;
           const query = Object.fromEntries(
             (op.parameters ?? [])
@@ -117,18 +125,43 @@ describe('the typed client', () => {
           );
           if (method === 'post' && bodies[path] === undefined)
             throw new Error(`no sample body for POST ${path}`);
+          const params = Object.fromEntries(
+            (op.parameters ?? [])
+              .filter((p) => p.in === 'path')
+              .map((p) => {
+                const value = pathValues[p.name];
+                if (value === undefined)
+                  throw new Error(`${path}: no sample value for path parameter '${p.name}'`);
+                return [p.name, value];
+              }),
+          );
           // The path is only known at run time here: the typed surface is what the first test shows.
-          const call = (method === 'get' ? client.GET : client.POST) as unknown as (
+          const call = (method === 'get'
+            ? client.GET
+            : method === 'post'
+              ? client.POST
+              : client.DELETE) as unknown as (
             path: string,
-            init: { params: { query: typeof query }; body?: unknown },
-          ) => Promise<{ response: Response; error?: unknown }>;
-          const { response, error } = await call(path, {
-            params: { query },
+            init: { params: { query: typeof query; path: typeof params }; body?: unknown; parseAs: 'stream' },
+          ) => Promise<{ response: Response; data?: ReadableStream; error?: unknown }>;
+          // Streams (export, the live feed) never need reading to the end: status and headers tell.
+          const { response, data, error } = await call(path, {
+            params: { query, path: params },
+            parseAs: 'stream',
             ...(method === 'post' ? { body: bodies[path] } : {}),
           });
+          if (path === '/api/webhooks' && method === 'post' && data) {
+            const created = JSON.parse(await new Response(data).text()) as { data: { endpointId: string } };
+            pathValues['endpointId'] = created.data.endpointId;
+          } else await data?.cancel();
           called.push(`${method.toUpperCase()} ${path}`);
           // /ready may say 503 (no tip recorded yet is 200; a lagging one is not an error of the client).
-          const ok = response.status === 200 || (path === '/ready' && response.status === 503);
+          const ok =
+            response.status === 200 ||
+            response.status === 201 ||
+            (method === 'delete' && response.status === 204) ||
+            (path === '/ready' && response.status === 503) ||
+            (documentedElse[path]?.includes(response.status) ?? false);
           if (!ok)
             failures.push(
               `${method.toUpperCase()} ${path} ${new URLSearchParams(query as Record<string, string>)}: ${response.status} ${JSON.stringify(error)}`,
