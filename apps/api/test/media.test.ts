@@ -202,7 +202,8 @@ describe('GET /:network/api/media/:id', () => {
     expect(huge.json().message).toMatch(/too large|pixel/);
     const redirect = await media(`${id(8)}?w=64`);
     expect(redirect.statusCode).toBe(422);
-    expect(redirect.json().message).toMatch(/refused private address 127\.0\.0\.2/);
+    // The refusal names no address (reliability: DNS answers of internal names are never echoed).
+    expect(redirect.json().message).toMatch(/refused: private address/);
     expect(hits['/redirect.png']).toBe(1);
     expect(internalHits).toBe(0);
   });

@@ -71,14 +71,18 @@ describe('hostile input never yields a 500', () => {
       paths: Record<string, { get?: { parameters?: { name: string; in: string; required?: boolean }[] } }>;
     };
     routes = Object.entries(doc.paths)
-      .filter(([path, item]) => path.startsWith('/local/api/') && item.get)
+      // The live stream never ends on a valid request; its parameters have their own 4xx tests
+      // (events-feed-requests.test.ts).
+      .filter(
+        ([path, item]) => path.startsWith('/local/api/') && item.get && !path.endsWith('/events/stream'),
+      )
       .map(([path, item]) => ({
         path,
         params: (item.get?.parameters ?? [])
           .filter((p) => p.in === 'query')
           .map((p) => ({ name: p.name, required: p.required === true })),
       }));
-    expect(routes.length).toBe(33);
+    expect(routes.length).toBe(37);
   });
   afterAll(() => h.close());
 

@@ -22,6 +22,7 @@ describe('migrations', () => {
       [
         'api_keys',
         'chain_tip',
+        'collection_change_outbox',
         'collection_offers',
         'collection_snapshots',
         'collection_uri_cache',
@@ -48,6 +49,8 @@ describe('migrations', () => {
         'token_rarity',
         'tokens',
         'user_inventory_snapshots',
+        'webhook_deliveries',
+        'webhook_endpoints',
       ].sort(),
     );
   });

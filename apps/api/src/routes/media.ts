@@ -86,7 +86,9 @@ function mediaError(error: unknown): unknown {
   if (/timed out|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up/i.test(message)) {
     return new ApiError(503, 'MEDIA_UNAVAILABLE', `the original could not be fetched: ${message}`);
   }
-  if (['MediaRefusedError', 'FetchRefusedError', 'ResolveError'].includes(error.name)) {
+  if (
+    ['MediaRefusedError', 'FetchRefusedError', 'FetchForbiddenError', 'ResolveError'].includes(error.name)
+  ) {
     return new ApiError(422, 'MEDIA_REFUSED', message);
   }
   return error;

@@ -59,6 +59,7 @@ const marketEventColumns = [
   col('listingId', 'x.listing_id'),
   col('offerId', 'x.offer_id'),
   col('timestamp', 'x.transaction_timestamp', 'time'),
+  col('flags', "to_jsonb(coalesce(x.wash_flags, '{}'::text[]))", 'json'),
 ];
 
 const eventKey: ExportKey[] = [
@@ -85,12 +86,13 @@ export const EXPORT_DATASETS = {
     from: `(SELECT 'token' AS source, a.transaction_version, a.event_index, a.kind, a.token_data_id,
                    a.token_standard, a.property_version, a.collection_id, a.from_address, a.to_address,
                    NULL::text AS seller, NULL::text AS buyer, NULL::numeric AS price, NULL::text AS coin_type,
-                   a.amount AS quantity, NULL::text AS marketplace, a.transaction_timestamp
+                   a.amount AS quantity, NULL::text AS marketplace, a.transaction_timestamp,
+                   NULL::text[] AS wash_flags
               FROM token_activities a
             UNION ALL
             SELECT 'market', m.transaction_version, m.event_index, m.kind, m.token_data_id, m.token_standard,
                    m.property_version, m.collection_id, NULL, NULL, m.seller, m.buyer, m.price, m.coin_type,
-                   m.token_amount, m.marketplace, m.transaction_timestamp
+                   m.token_amount, m.marketplace, m.transaction_timestamp, m.wash_flags
               FROM marketplace_activities m) x`,
     columns: [
       col('version', 'x.transaction_version', 'int'),
@@ -110,6 +112,8 @@ export const EXPORT_DATASETS = {
       col('quantity', 'x.quantity', 'u64'),
       col('marketplace', 'x.marketplace'),
       col('timestamp', 'x.transaction_timestamp', 'time'),
+      // Wash-trade flags of a sale, as on the API's activity entries ([] when none or not a sale).
+      col('flags', "to_jsonb(coalesce(x.wash_flags, '{}'::text[]))", 'json'),
     ],
     key: [...eventKey, { expr: 'x.source', kind: 'text', column: 'source' }],
     version: 'x.transaction_version',
