@@ -122,7 +122,13 @@ describe('bulk export (COPY TO STDOUT)', () => {
     const records = parse(lines.join('\n'), { columns: true }) as Record<string, string>[];
     expect(Object.keys(records[0] ?? {})).toEqual(EXPORT_DATASETS.sales.columns.map((c) => c.name));
     const asText = ndjson.rows.map((r) =>
-      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? '' : String(v)])),
+      // CSV writes JSON-typed fields (the wash-trade flags) as their JSON text.
+      Object.fromEntries(
+        Object.entries(r).map(([k, v]) => [
+          k,
+          v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v),
+        ]),
+      ),
     );
     expect(records).toEqual(asText);
   });
