@@ -1,15 +1,13 @@
-import { existsSync } from 'node:fs';
 import { createApiKey } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index';
+import { chromiumAvailable, launchChromium } from './support/chromium';
 
-const CHROMIUM = process.env['MDQ_CHROMIUM'] ?? '/usr/bin/chromium';
 // .ci/run installs Debian's chromium; a local machine without it skips, CI never does.
-const available = existsSync(CHROMIUM);
-if (!available && process.env['CI'] === 'true') throw new Error(`CI=true but no Chromium at ${CHROMIUM}`);
+const available = chromiumAvailable();
 
 /* The docs page as a person uses it: a real browser enters a key once, runs a request, reads the answer. */
 describe.skipIf(!available)('the /docs page in Chromium', () => {
@@ -24,19 +22,7 @@ describe.skipIf(!available)('the /docs page in Chromium', () => {
     app = await buildApp({ db: test.db, network: 'local' });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
     key = (await createApiKey(test.db, { name: 'docs' })).key;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

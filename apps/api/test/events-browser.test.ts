@@ -1,21 +1,18 @@
-import { existsSync } from 'node:fs';
 import { createApiKey, type FeedEvent, latestIndexedVersion } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
-import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
+import { fullnodeSource, runIndexer } from '@mdq/indexer';
+import { devnetDecoder } from '@mdq/indexer/testing';
 import { noopNotifier } from '@mdq/jobs';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index';
+import { chromiumAvailable, launchChromium } from './support/chromium';
 import { plannedEvents } from './support/devnet-events';
 import { until } from './support/feed-consumers';
 
-const CHROMIUM = '/usr/bin/chromium';
-const present = existsSync(CHROMIUM);
-if (!present && process.env['CI'] === 'true') {
-  throw new Error(`${CHROMIUM} is missing: CI installs it in .ci/run (apt-get install -y chromium)`);
-}
+const present = chromiumAvailable();
 
 /* A real browser's EventSource on the stream (key in the query string), receiving a live sale. */
 describe.skipIf(!present)('event stream in Chromium', () => {
@@ -32,14 +29,10 @@ describe.skipIf(!present)('event stream in Chromium', () => {
     devnet = await startDevnetServer({ port: 0, seed: 33, preset: 'tiny', blockIntervalMs: 0 });
     test = await createTestDatabase();
     key = (await createApiKey(test.db, { name: 'browser' })).key;
-    const config = devnet.chain?.config;
     indexing = runIndexer({
       db: test.db,
       source: fullnodeSource(devnet.url),
-      decode: createDecoder({
-        marketplaceAddress: config?.marketplaceAddress ?? '',
-        lootboxAddress: config?.lootboxAddress ?? '',
-      }),
+      decode: devnetDecoder(devnet),
       notifier: noopNotifier,
       batchSize: 200,
       pollMs: 50,
@@ -48,18 +41,7 @@ describe.skipIf(!present)('event stream in Chromium', () => {
     }).catch(() => {});
     app = await buildApp({ db: test.db, network: 'local', feed: { pollMs: 50 } });
     origin = await app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

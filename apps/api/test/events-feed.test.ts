@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createApiKey, type FeedEvent, latestIndexedVersion } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
-import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
+import { fullnodeSource, runIndexer } from '@mdq/indexer';
+import { devnetDecoder } from '@mdq/indexer/testing';
 import { noopNotifier } from '@mdq/jobs';
 import { startWebhookDelivery } from '@mdq/worker';
 import type { FastifyInstance } from 'fastify';
@@ -68,14 +69,10 @@ describe('live event feed over a live devnet', () => {
     devnet = await startDevnetServer({ port: 0, seed: 21, preset: 'tiny', blockIntervalMs: 0 });
     test = await createTestDatabase();
     key = (await createApiKey(test.db, { name: 'feed' })).key;
-    const config = devnet.chain?.config;
     indexing = runIndexer({
       db: test.db,
       source: fullnodeSource(devnet.url),
-      decode: createDecoder({
-        marketplaceAddress: config?.marketplaceAddress ?? '',
-        lootboxAddress: config?.lootboxAddress ?? '',
-      }),
+      decode: devnetDecoder(devnet),
       notifier: noopNotifier,
       batchSize: 200,
       pollMs: 50,

@@ -1,7 +1,8 @@
 import { createApiKey } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
-import { createDecoder, fullnodeSource, runIndexer, type TipWatcher, watchChainTip } from '@mdq/indexer';
+import { fullnodeSource, runIndexer, type TipWatcher, watchChainTip } from '@mdq/indexer';
+import { devnetDecoder } from '@mdq/indexer/testing';
 import { noopNotifier } from '@mdq/jobs';
 import { observeIndexerBatch } from '@mdq/telemetry';
 import type { FastifyInstance } from 'fastify';
@@ -27,14 +28,10 @@ describe('freshness headers, readiness lag and metrics', () => {
     return new Date(Number(BigInt(tx.timestamp) / 1000n)).toISOString();
   };
   const index = async (to: number) => {
-    const config = devnet.chain?.config;
     await runIndexer({
       db: test.db,
       source: fullnodeSource(devnet.url),
-      decode: createDecoder({
-        marketplaceAddress: config?.marketplaceAddress ?? '',
-        lootboxAddress: config?.lootboxAddress ?? '',
-      }),
+      decode: devnetDecoder(devnet),
       notifier: noopNotifier,
       batchSize: 200,
       to,

@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db, ensureApiKey, freePort, migrateToLatest, sql } from '@mdq/db';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
-import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
+import { fullnodeSource, runIndexer } from '@mdq/indexer';
+import { devnetDecoder } from '@mdq/indexer/testing';
 import { bullmqNotifier, createRedis, QUEUE_NAMES } from '@mdq/jobs';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -38,15 +39,11 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
   let lastVersion: number;
 
   const index = async (to: number) => {
-    const config = devnet.chain?.config;
     const notifier = bullmqNotifier(redis, { prefix, windowMs: 100 });
     await runIndexer({
       db,
       source: fullnodeSource(devnet.url),
-      decode: createDecoder({
-        marketplaceAddress: config?.marketplaceAddress ?? '',
-        lootboxAddress: config?.lootboxAddress ?? '',
-      }),
+      decode: devnetDecoder(devnet),
       notifier,
       batchSize: 200,
       to,

@@ -22,6 +22,15 @@ export interface IndexedDatabaseOptions {
   batchSize?: number;
 }
 
+/** The decoder for a devnet chain: its marketplace and lootbox addresses. */
+export function devnetDecoder(devnet: DevnetServer) {
+  const config = devnet.chain?.config;
+  return createDecoder({
+    marketplaceAddress: config?.marketplaceAddress ?? '',
+    lootboxAddress: config?.lootboxAddress ?? '',
+  });
+}
+
 /**
  * For tests of the API and the worker: a devnet chain served over HTTP, ingested by the real
  * indexer through @aptos-labs/ts-sdk into a fresh database. close() stops the devnet and drops

@@ -3,7 +3,8 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { noopNotifier } from '@mdq/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDecoder, fullnodeSource, runIndexer } from '../src/index';
+import { fullnodeSource, runIndexer } from '../src/index';
+import { devnetDecoder } from '../src/testing';
 
 /*
  * MDQ_START_VERSION / `mdq indexer --from V`: the main follower starts at V on an empty checkpoint
@@ -24,14 +25,10 @@ describe('start version on an empty checkpoint', () => {
   });
 
   const run = (startVersion: number) => {
-    const config = devnet.chain?.config;
     return runIndexer({
       db: test.db,
       source: fullnodeSource(devnet.url),
-      decode: createDecoder({
-        marketplaceAddress: config?.marketplaceAddress ?? '',
-        lootboxAddress: config?.lootboxAddress ?? '',
-      }),
+      decode: devnetDecoder(devnet),
       notifier: noopNotifier,
       batchSize: 97,
       untilCaughtUp: true,

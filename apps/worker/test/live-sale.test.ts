@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readRanking, sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
-import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
+import { fullnodeSource, runIndexer } from '@mdq/indexer';
+import { devnetDecoder } from '@mdq/indexer/testing';
 import { type ChangeNotifier, createRedis, DEFAULT_COLLECTION_CHANGED_WINDOW_MS } from '@mdq/jobs';
 import { requireTestRedis } from '@mdq/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,16 +64,12 @@ describe('a sale on the live devnet reaches the trending ranking', () => {
       rankingsRefreshBucketMs: RANKINGS_BUCKET_MS,
       uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
     });
-    const config = devnet.chain?.config;
     const recording = recordChanges(worker.notifier);
     changes = recording.changes;
     indexing = runIndexer({
       db: test.db,
       source: fullnodeSource(devnet.url),
-      decode: createDecoder({
-        marketplaceAddress: config?.marketplaceAddress ?? '',
-        lootboxAddress: config?.lootboxAddress ?? '',
-      }),
+      decode: devnetDecoder(devnet),
       notifier: recording.notifier,
       batchSize: 200,
       pollMs: 100,
