@@ -87,7 +87,13 @@ export async function startPrimary(bin: string): Promise<PrivatePostgres> {
   const dir = workDir();
   const data = join(dir, 'data');
   run(bin, 'initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync']);
-  appendFileSync(join(data, 'postgresql.conf'), '\nwal_level = replica\nmax_wal_senders = 5\nfsync = off\n');
+  // The standby copies this file. Its readers (the APIs under test) must never be cancelled by
+  // replay, nor replay by them, while a test pauses and resumes it.
+  appendFileSync(
+    join(data, 'postgresql.conf'),
+    '\nwal_level = replica\nmax_wal_senders = 5\nfsync = off\nhot_standby_feedback = on\n' +
+      'max_standby_streaming_delay = -1\nmax_standby_archive_delay = -1\n',
+  );
   return start(bin, dir, data);
 }
 
