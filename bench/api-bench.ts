@@ -17,28 +17,22 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createApiKey, createDb } from '@mdq/db';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { cloneBenchDatabase } from './api-dataset';
+import { benchFlags, numberFlag } from './flags';
 
-const { values } = parseArgs({
-  options: {
-    count: { type: 'string' },
-    quick: { type: 'boolean' },
-    seconds: { type: 'string' },
-    workers: { type: 'string' },
-    only: { type: 'string' },
-    connections: { type: 'string' },
-    write: { type: 'boolean' },
-    'cache-entries': { type: 'string' },
-  },
+const values = benchFlags({
+  workers: { type: 'string' },
+  only: { type: 'string' },
+  connections: { type: 'string' },
+  'cache-entries': { type: 'string' },
 });
 const quick = values.quick === true;
-const count = Number(values.count ?? (quick ? 20_000 : 1_000_000));
-const seconds = Number(values.seconds ?? (quick ? 3 : 8));
-const workers = Number(values.workers ?? availableParallelism());
+const count = numberFlag(values, 'count', values.count, 1_000_000, 20_000);
+const seconds = numberFlag(values, 'seconds', values.seconds, 8, 3);
+const workers = numberFlag(values, 'workers', values.workers, availableParallelism());
 const connectionCounts = (values.connections ?? '10,50').split(',').map(Number);
 const POOL = 20;
 // `mdq api` with APTOS_NETWORK unset serves the local network's paths.

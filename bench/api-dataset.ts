@@ -88,10 +88,7 @@ async function build(count: number, name: string, log: (line: string) => void): 
 }
 
 /** Makes sure the template database for a chain of `count` transactions exists (builds it if needed). */
-export async function ensureTemplate(
-  count: number,
-  log: (line: string) => void = console.log,
-): Promise<string> {
+async function ensureTemplate(count: number, log: (line: string) => void = console.log): Promise<string> {
   const name = templateName(count);
   if (await databaseExists(name)) return name;
   await admin(`DROP DATABASE IF EXISTS ${name}_building WITH (FORCE)`);

@@ -8,12 +8,12 @@
  */
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import { startDevnetServer, streamTransactions } from '@mdq/devnet';
+import { benchFlags, numberFlag } from './flags';
 
-const { values } = parseArgs({ options: { count: { type: 'string' }, seconds: { type: 'string' } } });
-const count = Number(values.count ?? 1_000_000);
-const serveSeconds = Number(values.seconds ?? 20);
+const flags = benchFlags();
+const count = numberFlag(flags, 'count', flags.count, 1_000_000, 100_000);
+const serveSeconds = numberFlag(flags, 'seconds', flags.seconds, 20, 5);
 
 let peakRss = 0;
 const sampler = setInterval(() => {

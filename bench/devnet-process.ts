@@ -1,7 +1,13 @@
 import { spawn } from 'node:child_process';
 
-/** A generated devnet chain served by its own process, as a fullnode would be elsewhere. */
-export async function startDevnetProcess(transactions: number): Promise<{ url: string; stop(): void }> {
+/**
+ * A generated devnet chain served by its own process, as a fullnode would be elsewhere. `extra`
+ * are more `mdq devnet` flags; with `--grpc-port` the Transaction Stream's URL comes back too.
+ */
+export async function startDevnetProcess(
+  transactions: number,
+  extra: string[] = [],
+): Promise<{ url: string; grpcUrl: string | null; stop(): void }> {
   const child = spawn(
     process.execPath,
     [
@@ -18,17 +24,20 @@ export async function startDevnetProcess(transactions: number): Promise<{ url: s
       '0',
       '--port',
       '0',
+      ...extra,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const url = await new Promise<string>((resolve, reject) => {
+  const wantsGrpc = extra.includes('--grpc-port');
+  const { url, grpcUrl } = await new Promise<{ url: string; grpcUrl: string | null }>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
+      const rest = /listening on (\S+)/.exec(out)?.[1];
+      const grpc = /gRPC Transaction Stream on (\S+)/.exec(out)?.[1] ?? null;
+      if (rest && (grpc || !wantsGrpc)) resolve({ url: rest, grpcUrl: grpc });
     });
     child.on('exit', (code) => reject(new Error(`devnet exited (${code}): ${out}`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, grpcUrl, stop: () => child.kill('SIGTERM') };
 }

@@ -6,20 +6,18 @@
  *  - end-to-end latency (p50/p99) from a devnet block being published to each client receiving its
  *    events, next to the baseline of the indexer alone (publish -> checkpoint committed).
  */
-import { parseArgs } from 'node:util';
 import { buildApp } from '@mdq/api';
-import { createApiKey, FEED_START, feedEventsAfter, latestIndexedVersion } from '@mdq/db';
+import { createApiKey, FEED_START, feedEventsAfter, feedIndexedVersion } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import { startDevnetServer } from '@mdq/devnet';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
+import { benchFlags, numberFlag } from './flags';
 
-const { values } = parseArgs({
-  options: { clients: { type: 'string' }, blocks: { type: 'string' }, count: { type: 'string' } },
-});
-const clients = Number(values.clients ?? 100);
-const blocks = Number(values.blocks ?? 40);
-const count = Number(values.count ?? 5_000);
+const flags = benchFlags({ clients: { type: 'string' }, blocks: { type: 'string' } });
+const clients = numberFlag(flags, 'clients', flags.clients, 100, 20);
+const blocks = numberFlag(flags, 'blocks', flags.blocks, 40, 10);
+const count = numberFlag(flags, 'count', flags.count, 5_000, 1_000);
 
 const devnet = await startDevnetServer({ port: 0, seed: 3, transactionsCount: count, blockIntervalMs: 0 });
 const test = await createTestDatabase();
@@ -40,7 +38,7 @@ const key = (await createApiKey(test.db, { name: 'bench' })).key;
 const app = await buildApp({ db: test.db, network: 'local', feed: { maxConnectionsPerKey: clients + 10 } });
 const base = `${await app.listen({ host: '127.0.0.1', port: 0 })}/local/api`;
 
-const tip = (await latestIndexedVersion(test.db)) ?? 0;
+const tip = (await feedIndexedVersion(test.db)) ?? 0;
 let total = 0;
 const dbStart = performance.now();
 for (let at = FEED_START; ; ) {
@@ -136,7 +134,7 @@ for (let b = 0; b < blocks; b++) {
   const now = performance.now();
   for (let v = before + 1; v <= devnet.ledgerVersion(); v++) published.set(v, now);
   const target = devnet.ledgerVersion();
-  while (((await latestIndexedVersion(test.db)) ?? 0) < target) await new Promise((r) => setTimeout(r, 2));
+  while (((await feedIndexedVersion(test.db)) ?? 0) < target) await new Promise((r) => setTimeout(r, 2));
   committed.push(performance.now() - now);
   await new Promise((r) => setTimeout(r, 100));
 }

@@ -7,20 +7,17 @@
  *  - COPY: the rows the indexer stored, copied table by table into an empty database with COPY.
  */
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
-import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
 import { CHAIN_STATE_TABLES, createPool, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
-import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
-import { noopNotifier } from '@mdq/jobs';
+import { fullnodeSource } from '@mdq/indexer';
 import copyStreams from 'pg-copy-streams';
 import { startDevnetProcess } from './devnet-process';
+import { benchFlags, numberFlag } from './flags';
+import { ingestChain, rateAlongChain, stepRows } from './ingest-run';
 
-const { values } = parseArgs({
-  options: { count: { type: 'string' }, quick: { type: 'boolean' }, 'batch-size': { type: 'string' } },
-});
-const count = Number(values.count ?? (values.quick ? 20_000 : 200_000));
-const batchSize = Number(values['batch-size'] ?? 500);
+const flags = benchFlags();
+const count = numberFlag(flags, 'count', flags.count, 200_000, 20_000);
+const batchSize = numberFlag(flags, 'batch-size', flags['batch-size'], 500);
 // failed_transactions holds whole payloads (jsonb): not part of the row throughput.
 const TABLES = CHAIN_STATE_TABLES.filter((t) => t !== 'failed_transactions');
 
@@ -49,19 +46,9 @@ const fetchMs = performance.now() - t0;
 // The indexer, end to end.
 const target = await createTestDatabase();
 peakRss = process.memoryUsage().rss;
-t0 = performance.now();
-const stats = await runIndexer({
-  db: target.db,
-  source: fullnodeSource(devnet.url),
-  decode: createDecoder({
-    marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
-    lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
-  }),
-  notifier: noopNotifier,
-  batchSize,
-  untilCaughtUp: true,
-});
-const indexMs = performance.now() - t0;
+const run = await ingestChain(target.db, devnet.url, batchSize);
+const { stats } = run;
+const indexMs = run.ms;
 const indexPeak = peakRss;
 const { rows } = await sql<{ n: number }>`
   SELECT (${sql.join(
@@ -91,6 +78,8 @@ await from.end();
 await to.end();
 
 clearInterval(sampler);
+const tenths = rateAlongChain(run);
+const lastOverFirst = (tenths.at(-1)?.txPerSecond ?? 0) / (tenths[0]?.txPerSecond ?? 1);
 const indexRows = perSecond(storedRows, indexMs);
 const copyRows = perSecond(storedRows, copyMs);
 console.log(`
@@ -104,6 +93,11 @@ console.log(`
 | indexer rows/s ÷ COPY rows/s | ${(indexRows / copyRows).toFixed(2)} |
 | indexer tx/s ÷ fetch-only tx/s | ${(perSecond(stats.transactions, indexMs) / perSecond(count, fetchMs)).toFixed(2)} |
 | peak RSS while indexing | ${(indexPeak / 1e6).toFixed(0)} MB |
+| rate, last 10% of the chain ÷ first 10% | ${lastOverFirst.toFixed(2)} (${fmt(Math.round(tenths[0]?.txPerSecond ?? 0))} → ${fmt(Math.round(tenths.at(-1)?.txPerSecond ?? 0))} tx/s) |
+
+Where the indexer's time went (batches of ${batchSize}, ${stats.batches} batches, ${(indexMs / 1000).toFixed(1)} s wall):
+
+${stepRows(run)}
 `);
 await target.drop();
 await copyTarget.drop();

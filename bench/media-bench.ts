@@ -9,15 +9,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { buildApp } from '@mdq/api';
 import { sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import { createMediaRenderer, renderThumbnail } from '@mdq/worker';
 import sharp from 'sharp';
+import { benchFlags, numberFlag } from './flags';
 
-const { values } = parseArgs({ options: { images: { type: 'string' }, quick: { type: 'boolean' } } });
-const count = Number(values.images ?? (values.quick ? 15 : 60));
+const flags = benchFlags({ images: { type: 'string' } });
+const count = numberFlag(flags, 'images', flags.images ?? flags.count, 60, 15);
 const id = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 const fmt = (n: number) => n.toFixed(1);
 

@@ -7,7 +7,6 @@
  *  - the trending ranking (the same aggregate + percentiles + scores + atomic snapshot replace),
  *  - all five rankings, every collection's rarity, the hourly snapshots, and recomputeAll.
  */
-import { parseArgs } from 'node:util';
 import { sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import {
@@ -17,19 +16,18 @@ import {
   recomputeAll,
   snapshotCollections,
 } from '@mdq/worker';
+import { benchFlags, numberFlag } from './flags';
 
-const { values } = parseArgs({
-  options: {
-    sales: { type: 'string' },
-    collections: { type: 'string' },
-    'rarity-collections': { type: 'string' },
-    tokens: { type: 'string' },
-  },
+const flags = benchFlags({
+  sales: { type: 'string' },
+  collections: { type: 'string' },
+  'rarity-collections': { type: 'string' },
+  tokens: { type: 'string' },
 });
-const sales = Number(values.sales ?? 300_000);
-const collections = Number(values.collections ?? 2_000);
-const rarityCollections = Number(values['rarity-collections'] ?? 50);
-const tokensPer = Number(values.tokens ?? 2_000);
+const sales = numberFlag(flags, 'sales', flags.sales ?? flags.count, 300_000, 30_000);
+const collections = numberFlag(flags, 'collections', flags.collections, 2_000, 200);
+const rarityCollections = numberFlag(flags, 'rarity-collections', flags['rarity-collections'], 50, 10);
+const tokensPer = numberFlag(flags, 'tokens', flags.tokens, 2_000, 1_000);
 const now = new Date('2026-11-20T12:00:00Z');
 
 const t = await createTestDatabase();

@@ -1,66 +1,112 @@
 /**
- * Worker recompute on an ingested devnet chain (run: `pnpm --filter @mdq/bench bench:worker-devnet`,
- * `--count N`, default 1,000,000 — ingestion alone takes a quarter of an hour on 2 cores). The chain
- * is served by a devnet process and ingested by the real indexer; then the full recompute (snapshots,
- * five rankings, OpenRarity for every collection, inventories) is timed at the chain's "now", next
- * to the bare SQL 7-day aggregate over the same activity table.
+ * Ingestion and worker recompute on a devnet chain (run: `pnpm --filter @mdq/bench
+ * bench:worker-devnet`, `--count N`, default 1,000,000; `--quick` 20,000). The chain is served by a
+ * devnet process and ingested end to end by the real indexer (where each batch's time goes, and the
+ * rate along the chain, first tenth against last); then the full recompute (snapshots, five
+ * rankings, OpenRarity for every collection, inventories) is timed at the chain's "now", next to the
+ * bare SQL 7-day aggregate over the same activity table.
+ *
+ * `--template` skips the ingestion and times the recompute on a copy of the API bench's chain
+ * database of the same size (`api-dataset.ts`). A full run (or `--write`) draws the rate along the
+ * chain into docs/ingest-rate.svg.
  */
-import { parseArgs } from 'node:util';
-import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
-import { sql } from '@mdq/db';
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Db, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
-import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
-import { noopNotifier } from '@mdq/jobs';
 import { recomputeAll } from '@mdq/worker';
+import { cloneBenchDatabase } from './api-dataset';
 import { startDevnetProcess } from './devnet-process';
+import { benchFlags, numberFlag } from './flags';
+import { ingestChain, rateAlongChain, stepRows } from './ingest-run';
+import { rateChartSvg } from './rate-chart';
+import { rankingBaselines } from './worker-baselines';
 
-const { values } = parseArgs({ options: { count: { type: 'string' } } });
-const count = Number(values.count ?? 1_000_000);
-const devnet = await startDevnetProcess(count);
-const test = await createTestDatabase();
-let t0 = performance.now();
-const stats = await runIndexer({
-  db: test.db,
-  source: fullnodeSource(devnet.url),
-  decode: createDecoder({
-    marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
-    lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
-  }),
-  notifier: noopNotifier,
-  batchSize: 1000,
-  untilCaughtUp: true,
-});
-const ingestS = (performance.now() - t0) / 1000;
-devnet.stop();
-await sql`ANALYZE`.execute(test.db);
+const flags = benchFlags({ template: { type: 'boolean' } });
+const count = numberFlag(flags, 'count', flags.count, 1_000_000, 20_000);
+const batchSize = numberFlag(flags, 'batch-size', flags['batch-size'], 1000);
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ');
+
+let db: Db;
+let drop: () => Promise<void>;
+if (flags.template) {
+  const copy = await cloneBenchDatabase(count);
+  const { createDb } = await import('@mdq/db');
+  db = createDb(copy.url, { max: 4 });
+  drop = async () => {
+    await db.destroy();
+    await copy.drop();
+  };
+  console.log(`chain: copy of the ${fmt(count)}-transaction template (no ingestion)`);
+} else {
+  const devnet = await startDevnetProcess(count);
+  const test = await createTestDatabase();
+  db = test.db;
+  drop = () => test.drop();
+  console.log(`ingesting ${fmt(count)} transactions (load ${load()})`);
+  const run = await ingestChain(db, devnet.url, batchSize);
+  devnet.stop();
+  const tenths = rateAlongChain(run);
+  const first = tenths[0]?.txPerSecond ?? 0;
+  const last = tenths.at(-1)?.txPerSecond ?? 0;
+  console.log(`
+| measure | value |
+|---|---|
+| chain end to end | ${fmt(run.stats.transactions)} transactions in ${(run.ms / 1000).toFixed(0)} s (${fmt(run.stats.transactions / (run.ms / 1000))} tx/s), batches of ${batchSize} |
+| rate along the chain, each tenth | ${tenths.map((t) => fmt(t.txPerSecond)).join(' → ')} tx/s |
+| last 10% ÷ first 10% | ${(last / first).toFixed(2)} |
+| load average after | ${load()} |
+
+${stepRows(run)}
+`);
+  if (flags.write || (!flags.quick && flags.count === undefined)) {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const file = join(here, '..', 'docs', 'ingest-rate.svg');
+    writeFileSync(
+      file,
+      rateChartSvg(
+        run.points,
+        `Ingestion rate along a ${fmt(count)}-transaction devnet chain (batches of ${batchSize})`,
+      ),
+    );
+    console.log(`chart: ${file}`);
+  }
+}
+
+await sql`ANALYZE`.execute(db);
 const { rows } = await sql<{ now: Date; sales: number; tokens: number; collections: number }>`
   SELECT (SELECT max(transaction_timestamp) FROM marketplace_activities) AS now,
          (SELECT count(*)::int FROM marketplace_activities WHERE kind LIKE 'fill_%') AS sales,
          (SELECT count(*)::int FROM tokens) AS tokens, (SELECT count(*)::int FROM collections) AS collections`.execute(
-  test.db,
+  db,
 );
 const facts = rows[0] as { now: Date; sales: number; tokens: number; collections: number };
 const now = new Date(facts.now);
 
-t0 = performance.now();
-await sql`SELECT collection_id, sum(price), count(*), count(DISTINCT buyer) FROM marketplace_activities
-  WHERE kind IN ('fill_listing', 'fill_token_offer', 'fill_collection_offer')
-    AND transaction_timestamp >= ${new Date(now.getTime() - 7 * 86_400_000)} GROUP BY collection_id`.execute(
-  test.db,
-);
-const baselineMs = performance.now() - t0;
-t0 = performance.now();
-const timings = await recomputeAll(test.db, now);
+const baselines = await rankingBaselines(db, now);
+let t0 = performance.now();
+const timings = await recomputeAll(db, now);
 const recomputeMs = performance.now() - t0;
+t0 = performance.now();
+await recomputeAll(db, now);
+const secondMs = performance.now() - t0;
 
 console.log(`
 | measure | value |
 |---|---|
-| chain | ${stats.transactions.toLocaleString('en-US')} transactions ingested in ${ingestS.toFixed(0)} s (${Math.round(stats.transactions / ingestS)} tx/s) |
-| data | ${facts.sales.toLocaleString('en-US')} sales, ${facts.tokens.toLocaleString('en-US')} tokens, ${facts.collections} collections |
-| baseline: bare SQL 7-day volume / sales / buyers | ${baselineMs.toFixed(0)} ms |
-| full recompute | ${recomputeMs.toFixed(0)} ms (snapshots ${timings.snapshotsMs.toFixed(0)}, rankings ${timings.rankingsMs.toFixed(0)}, rarity ${timings.rarityMs.toFixed(0)}, inventory ${timings.inventoryMs.toFixed(0)}) |
-| rankings ÷ baseline | ${(timings.rankingsMs / baselineMs).toFixed(1)} |
+| data | ${fmt(facts.sales)} sales, ${fmt(facts.tokens)} tokens, ${facts.collections} collections |
+| baseline: bare SQL window aggregates of the five rankings | ${baselines.rankingsMs.toFixed(0)} ms |
+| baseline: OpenRarity's counts as one bare GROUP BY (collection, trait, value) | ${baselines.traitCountsMs.toFixed(0)} ms |
+| full recompute | ${recomputeMs.toFixed(0)} ms (snapshots ${timings.snapshotsMs.toFixed(0)}, rankings ${timings.rankingsMs.toFixed(0)}, rarity ${timings.rarityMs.toFixed(0)}, inventory ${timings.inventoryMs.toFixed(0)}); again: ${secondMs.toFixed(0)} ms |
+| five rankings ÷ bare SQL | ${(timings.rankingsMs / baselines.rankingsMs).toFixed(1)} |
+| OpenRarity, ${fmt(facts.tokens)} tokens ÷ bare GROUP BY | ${(timings.rarityMs / baselines.traitCountsMs).toFixed(1)} |
+| load average | ${load()} |
 `);
-await test.drop();
+await drop();
 process.exit(0);

@@ -1,17 +1,20 @@
 import sensible from '@fastify/sensible';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
+import { FEED_DEFAULTS } from '@mdq/config';
 import type { Db } from '@mdq/db';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { DEFAULT_FEED_OPTIONS, type FeedOptions, FeedService } from './feed/feed-service';
+import type { Logger } from '@mdq/log';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { type FeedOptions, FeedService } from './feed/feed-service';
 import { createApiKeyAuth, type InvalidKeyLimit, registerApiKeyAuth } from './plugins/auth';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
-import { cachedFreshness, registerFreshnessHeaders } from './plugins/freshness';
+import { ReadStateSource, registerFreshnessHeaders } from './plugins/freshness';
 import { createKeyCache, type KeyCacheOptions } from './plugins/key-cache';
 import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
+import { registerThumbnailUrls } from './plugins/thumbnail-urls';
 import type { CollectionUriResolver } from './routes/deps';
 import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
@@ -30,7 +33,8 @@ export interface AppOptions {
   clock?: () => Date;
   /** Requests per minute per key (default 1200), counted in Redis when given. */
   rateLimit?: Partial<RateLimitOptions>;
-  logger?: FastifyServerOptions['logger'];
+  /** Where the API logs (`@mdq/log`); no logging when absent. */
+  logger?: Logger;
   /** `/ready` answers 503 past this lag behind the chain (default 120 s). */
   readyMaxLagSeconds?: number;
   /** The bull-board dashboard at /admin/queues; absent without Redis or an admin key. */
@@ -39,17 +43,19 @@ export interface AppOptions {
   exportRowsPerDay?: number;
   /** Thumbnails (apps/worker createMediaRenderer); /media answers 503 without it. */
   media?: MediaService;
+  /** The API's public address for absolute thumbnail URLs; each request's Host when absent. */
+  publicUrl?: string;
   /** The API key cache (revocations heard on `listenUrl`, the primary's URL). */
   apiKeys?: KeyCacheOptions & { invalid?: InvalidKeyLimit };
   /** Version-keyed response cache size per process (default 10,000 bodies); 0 turns it off. */
   cacheEntries?: number;
-  /** Live feed (SSE / WebSocket) limits and poll interval. */
+  /** Live feed (SSE / WebSocket) settings; unset ones take the configuration's defaults. */
   feed?: Partial<FeedOptions>;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.logger ? { loggerInstance: apiLogger(options.logger) } : { logger: false }),
     // Ajv defaults that the spec's parameters rely on: query strings coerced to their types,
     // defaults filled in, unknown parameters ignored rather than rejected.
     ajv: {
@@ -60,12 +66,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const readDb = options.readDb ?? options.db;
   const now = options.clock ?? (() => new Date());
-  // The replica's checkpoint, not the primary's: the headers describe the data the answers come from.
-  const freshness = cachedFreshness(readDb);
+  // The replica's checkpoint, not the primary's: the headers and the response cache describe the
+  // data the answers come from. One source per process serves both.
+  const readState = new ReadStateSource(readDb);
 
   await app.register(sensible);
   registerErrorHandler(app);
-  registerMetrics(app, { freshness, now: () => new Date() });
+  registerMetrics(app, { freshness: readState, now: () => new Date() });
   await registerRateLimit(app, { perMinute: 1200, ...options.rateLimit });
   await registerDocs(app, options.network);
   if (options.queueDashboard) await registerQueueDashboard(app, options.queueDashboard);
@@ -82,19 +89,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const authenticate = createApiKeyAuth(keys, options.apiKeys?.invalid);
   // One feed poller per process, shared by both path forms and every stream.
   await app.register(websocket);
-  const feed = new FeedService(readDb, { ...DEFAULT_FEED_OPTIONS, ...options.feed }, (error) =>
+  const feed = new FeedService(readDb, { ...FEED_DEFAULTS, ...options.feed }, (error) =>
     app.log.warn({ err: error }, 'live feed poll failed'),
   );
   app.addHook('preClose', () => feed.close());
+  // The process's feed, for operators' and tests' view of its streams (sessionStats).
+  app.decorate('liveFeed', feed);
   for (const prefix of [`/${options.network}/api`, `/${options.network}`]) {
     await app.register(async (scope) => mediaRoutes(scope, options.media), { prefix });
     await app.register(
       async (scope) => {
         registerApiKeyAuth(scope, authenticate);
-        registerFreshnessHeaders(scope, freshness);
+        registerFreshnessHeaders(scope, readState);
+        registerThumbnailUrls(scope, {
+          network: options.network,
+          publicUrl: options.publicUrl,
+          enabled: options.media !== undefined,
+        });
         const deps = {
           db: options.db,
           readDb,
+          readState,
           resolveCollectionUri: options.resolveCollectionUri,
           now,
           exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
@@ -107,4 +122,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   }
   return app;
+}
+
+/**
+ * The API's logger: the given one with Fastify's request fields kept short (a request is its
+ * method, URL and remote address, never its headers: they carry the API key).
+ */
+function apiLogger(logger: Logger): FastifyBaseLogger {
+  return logger.child(
+    {},
+    {
+      serializers: {
+        req: (req: { method?: string; url?: string; ip?: string }) => ({
+          method: req.method,
+          url: req.url,
+          remoteAddress: req.ip,
+        }),
+        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      },
+    },
+  );
 }

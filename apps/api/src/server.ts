@@ -1,5 +1,7 @@
 import type { Config } from '@mdq/config';
 import { createDb, type Db, ensureApiKey } from '@mdq/db';
+import { stderrRedisSink } from '@mdq/jobs';
+import { processLogger } from '@mdq/log';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
@@ -38,7 +40,8 @@ export async function startApi(
   const redis = options.redisUrl
     ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : null;
-  redis?.on('error', () => {});
+  // The rate limiter fails fast while Redis is down; its failures are one line each, with a count.
+  redis?.on('error', stderrRedisSink);
   const app = await buildApp({
     rateLimit: { perMinute: config.rateLimitPerMinute, ...(redis ? { redis } : {}) },
     db,
@@ -46,11 +49,14 @@ export async function startApi(
     network: config.network,
     exportRowsPerDay: config.exportRowsPerDay,
     ...(options.media ? { media: options.media } : {}),
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     apiKeys: { listenUrl: databaseUrl },
     cacheEntries: config.apiCacheEntries,
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // The process's logger (MDQ_LOG_LEVEL) as the `api` component, at this API's own level.
+    logger: processLogger().child({ component: 'api' }, { level: config.logLevel }),
     readyMaxLagSeconds: config.readyMaxLagSeconds,
+    feed: config.feed,
     ...(options.redisUrl && config.adminKey
       ? {
           queueDashboard: {

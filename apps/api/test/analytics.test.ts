@@ -2,8 +2,10 @@ import { createApiKey, writeCollectionSnapshots } from '@mdq/db';
 import type { CollectionFacts, DevnetFacts, SaleFact } from '@mdq/devnet';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
 import type { FastifyInstance } from 'fastify';
+import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index';
+import { CollectionHistory, CollectionStats, Fresh, TopTraders, TraitFloors } from '../src/schemas/analytics';
 
 /*
  * The analytics endpoints over a devnet chain ingested by the real indexer, checked against the
@@ -47,6 +49,26 @@ describe('analytics over an indexed devnet chain', () => {
         (withFlagged || s.wash === null),
     );
   const sum = (sales: SaleFact[]) => sales.reduce((a, s) => a + BigInt(s.price), 0n);
+  const extreme = (values: bigint[], better: (a: bigint, b: bigint) => boolean) =>
+    values.length === 0 ? null : String(values.reduce((a, b) => (better(b, a) ? b : a)));
+  // The floor at instant t from the facts' listing log: each listing open at t at its last price before t.
+  const floorAt = (c: CollectionFacts, t: bigint) => {
+    const asks: bigint[] = [];
+    for (const l of facts.listings) {
+      if (l.collectionId !== c.collectionId || (l.end !== null && BigInt(l.end.timestampUs) < t)) continue;
+      const price = l.prices.filter((p) => BigInt(p.timestampUs) < t).at(-1)?.price;
+      if (price !== undefined) asks.push(BigInt(price));
+    }
+    return extreme(asks, (a, b) => a < b);
+  };
+  // The highest collection offer neither cancelled, fully filled nor expired at the chain's end.
+  const bestOffer = (c: CollectionFacts) =>
+    extreme(
+      facts.collectionOffers
+        .filter((o) => o.collectionId === c.collectionId && o.end === null && BigInt(o.expiresUs) > nowUs)
+        .map((o) => BigInt(o.price)),
+      (a, b) => a > b,
+    );
 
   beforeAll(async () => {
     indexed = await createIndexedDatabase({ seed: 11, preset: 'tiny', endTimeMs: Date.now() });
@@ -67,6 +89,26 @@ describe('analytics over an indexed devnet chain', () => {
     expect(facts.sales.some((s) => s.wash !== null)).toBe(true);
   });
 
+  it('the devnet chain has what the floor and offer checks need to tell right from wrong', () => {
+    // A listing repriced after a window start: its price at the start is not its price now.
+    const repricedAcross = facts.listings.filter((l) =>
+      WINDOWS.some((w) => {
+        const start = startOf(w);
+        return (
+          start !== null &&
+          l.prices.length > 1 &&
+          BigInt(l.prices[0]?.timestampUs ?? 0) < start &&
+          BigInt(l.prices.at(-1)?.timestampUs ?? 0) >= start
+        );
+      }),
+    );
+    expect(repricedAcross.length).toBeGreaterThan(0);
+    expect(facts.collections.filter((c) => bestOffer(c) !== null).length).toBeGreaterThan(0);
+    // Offers that ended or lapsed, so "live" has something to leave out.
+    expect(facts.collectionOffers.some((o) => o.end !== null)).toBe(true);
+    expect(facts.collectionOffers.some((o) => o.end === null && BigInt(o.expiresUs) <= nowUs)).toBe(true);
+  });
+
   it('collection-stats: every window, both path forms, with and without flagged sales', async () => {
     for (const c of facts.collections) {
       const tokens = facts.tokens[c.collectionId] ?? [];
@@ -82,8 +124,10 @@ describe('analytics over an indexed devnet chain', () => {
           const prices = sales.map((s) => BigInt(s.price)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
           const volume = sum(sales);
           const flagged = salesIn(c, startOf(window), true).filter((s) => s.wash !== null);
-          const floorAtStart =
-            window === '24h' || window === '7d' || window === '30d' ? c.floor[window] : undefined;
+          const start = startOf(window);
+          const floorAtStart = start === null ? null : floorAt(c, start);
+          if (window === '24h' || window === '7d' || window === '30d')
+            expect(floorAtStart, `${c.name} ${window} facts`).toBe(c.floor[window]);
           const form = FORMS[withFlagged ? 1 : 0];
           const body = await get(
             `${form}/collection-stats?creator=${c.creator}&collection=${q(c.name)}&window=${window}${withFlagged ? '&includeFlagged=true' : ''}`,
@@ -108,10 +152,16 @@ describe('analytics over an indexed devnet chain', () => {
             minted: String(c.minted),
             burned: String(c.burned),
           });
-          // The floor at a window start comes from hourly snapshots, which a freshly indexed chain
-          // lacks (the fallback rebuild reads listings' current prices): only its null-ness is checked.
-          if (floorAtStart === null) expect(body.data.floorAtWindowStart, label).toBeNull();
-          if (window === 'all') expect(body.data.floorAtWindowStart, label).toBeNull();
+          expect(
+            [body.data.floorAtWindowStart, body.data.floorChange, body.data.bestCollectionOffer],
+            label,
+          ).toEqual([
+            floorAtStart,
+            c.floor.now === null || floorAtStart === null
+              ? null
+              : Number(BigInt(c.floor.now) - BigInt(floorAtStart)) / Number(floorAtStart),
+            bestOffer(c),
+          ]);
           expect(body.data.listedShare, label).toBeCloseTo(
             c.supply === 0 ? Number.NaN : c.activeListings / c.supply,
             9,
@@ -298,6 +348,29 @@ describe('analytics over an indexed devnet chain', () => {
       expect(res.status, route).toBe(404);
     }
     expect((await request(`/local/api/collection-stats?lootboxId=999999`)).status).toBe(404);
+  });
+
+  it('the OpenAPI document has each analytics route with an example answer its schema accepts', async () => {
+    const doc = (await app.inject('/openapi.json')).json() as {
+      paths: Record<
+        string,
+        { get?: { responses: Record<string, { content: Record<string, { example?: unknown }> }> } }
+      >;
+    };
+    const schemas = {
+      stats: CollectionStats,
+      history: CollectionHistory,
+      'trait-floors': TraitFloors,
+      'top-traders': TopTraders,
+    };
+    for (const [route, schema] of Object.entries(schemas)) {
+      const example =
+        doc.paths[`/local/api/collection-${route}`]?.get?.responses['200']?.content['application/json']
+          ?.example;
+      expect(example, route).toBeDefined();
+      // The document's schema is OpenAPI 3.0 (nullable: true); the route's own schema judges the example.
+      expect(Value.Check(Fresh(schema, null), example), route).toBe(true);
+    }
   });
 
   it('sales in activity lists carry the wash flags of their labels', async () => {

@@ -38,6 +38,14 @@ describe('API while its database connections are terminated', () => {
     await admin.end();
   };
 
+  const recovers = async (get: () => Promise<{ statusCode: number }>) => {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      if ((await get()).statusCode === 200) return true;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return false;
+  };
+
   it('answers 503 with the envelope or 200, never crashes, and serves again', async () => {
     const get = () => app.inject({ url: '/local/api/rankings/recent-added', headers: { 'x-api-key': key } });
     expect((await get()).statusCode).toBe(200);
@@ -53,7 +61,10 @@ describe('API while its database connections are terminated', () => {
       }
     }
     expect([...statuses].filter((s) => s !== 200 && s !== 503)).toEqual([]);
-    expect((await get()).statusCode).toBe(200);
+    // A request that starts in the instant after the last termination can still check out a pooled
+    // connection whose server is gone (pg learns of it only when the socket closes): that one is a
+    // 503 too. What matters is that the API heals on its own, with no restart.
+    expect(await recovers(get)).toBe(true);
     expect(crashes).toEqual([]);
   });
 });

@@ -270,4 +270,34 @@ describe('market routes', () => {
     expect(history.data[0]).toMatchObject({ kind: 'fill_listing', buyer: SELLER, price: '90' });
     expect((await h.get('/market/user-bids')).statusCode).toBe(400);
   });
+
+  it('a search counts every matching collection: no cap on how many collections match', async () => {
+    // 600 collections whose names match, one listing each (token names that do not match).
+    const herd = Array.from({ length: 600 }, (_, i) => i);
+    for (let at = 0; at < herd.length; at += 50) {
+      await Promise.all(
+        herd.slice(at, at + 50).map(async (i) => {
+          const id = addr(0x50000 + i);
+          await h.fx.collection({ id, creator: DOGS_CREATOR, name: `Zebra Herd ${i}` });
+          await h.fx.listing({
+            id: `z${i}`,
+            tokenId: addr(0x60000 + i),
+            tokenName: `Stripe ${i}`,
+            collectionId: id,
+            collection: `Zebra Herd ${i}`,
+            creator: DOGS_CREATOR,
+            seller: SELLER,
+            price: String(1000 + i),
+            version: 100 + i,
+          });
+        }),
+      );
+    }
+    const total = (await h.get('/market/total-listing-cards?search=Zebra%20Herd')).json();
+    expect(total.data.total).toBe(600);
+    const page = (await h.get('/market/listing-cards?search=Zebra%20Herd&limit=100&page=6')).json();
+    expect(page.pagination.total).toBe(600);
+    expect(page.data).toHaveLength(100);
+    expect(page.data.at(-1)).toMatchObject({ listingId: 'z0' });
+  });
 });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from '@mdq/db';
+import { createApiKey, sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { createMediaRenderer, MediaCache } from '@mdq/worker';
 import type { FastifyInstance } from 'fastify';
@@ -120,6 +120,11 @@ describe('GET /:network/api/media/:id', () => {
               VALUES (${id(100)}, 'v2', ${id(99)}, 'Media', ${`${base}/b.jpg`}, now(), 1, 1)`.execute(
       database.db,
     );
+    // A token without a URI: no thumbnail to link.
+    await sql`INSERT INTO tokens (token_data_id, token_standard, collection_id, token_name, token_uri,
+                last_transaction_version) VALUES (${id(9)}, 'v2', ${id(100)}, 'T9', NULL, 1)`.execute(
+      database.db,
+    );
     for (const [n, uri] of uris) {
       await sql`INSERT INTO tokens (token_data_id, token_standard, collection_id, token_name, token_uri,
                   last_transaction_version) VALUES (${id(n)}, 'v2', ${id(100)}, ${`T${n}`}, ${uri}, 1)`.execute(
@@ -216,6 +221,60 @@ describe('GET /:network/api/media/:id', () => {
     const bad = await media(`${id(1)}?w=100`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/'w'/);
+  });
+
+  it('links every token and collection to its thumbnail with an absolute URL from the public address', async () => {
+    const { key } = await createApiKey(database.db, { name: 'thumbnails' });
+    const proxied = await buildApp({
+      db: database.db,
+      network: 'local',
+      media: { thumbnail: () => Promise.reject(new Error('not called')) },
+      publicUrl: 'https://nft.example.com/mdq',
+    });
+    try {
+      const query = `creator=${id(99)}&collection=Media`;
+      const tokens = await proxied.inject({
+        url: `/local/api/tokens-by-collection?${query}&limit=50`,
+        headers: { 'x-api-key': key },
+      });
+      expect(tokens.statusCode, tokens.body).toBe(200);
+      const rows = tokens.json().data as { tokenId: string; thumbnailUrl: string | null }[];
+      expect(rows.length).toBe(9);
+      for (const row of rows) {
+        expect(row.thumbnailUrl).toBe(
+          row.tokenId === id(9)
+            ? null
+            : `https://nft.example.com/mdq/local/api/media/${row.tokenId}?w=256&format=webp`,
+        );
+      }
+      const search = await proxied.inject({
+        url: '/local/api/market/search?text=Media',
+        headers: { 'x-api-key': key },
+      });
+      expect(search.statusCode, search.body).toBe(200);
+      const hit = search
+        .json()
+        .data.collections.find((c: { collectionId: string }) => c.collectionId === id(100));
+      expect(hit?.thumbnailUrl).toBe(
+        `https://nft.example.com/mdq/local/api/media/${id(100)}?w=256&format=webp`,
+      );
+      // The path of a linked URL serves that thumbnail (this app's renderer).
+      const linked = new URL(rows.find((r) => r.tokenId === id(2))?.thumbnailUrl ?? '');
+      const res = await media(`${id(2)}${linked.search}`);
+      expect(res.statusCode).toBe(200);
+      expect((await sharp(res.rawPayload).metadata()).width).toBe(128);
+
+      // Without a configured address, the request's own origin (behind no proxy).
+      const direct = await app.inject({
+        url: `/local/api/tokens-by-collection?${query}&limit=1`,
+        headers: { 'x-api-key': key, host: 'api.test:8080' },
+      });
+      expect(direct.json().data[0].thumbnailUrl).toMatch(
+        /^http:\/\/api\.test:8080\/local\/api\/media\/0x[0-9a-f]{64}\?w=256&format=webp$/,
+      );
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('keeps the disk cache under its cap, evicting the least recently used file', async () => {

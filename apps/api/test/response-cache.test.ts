@@ -126,6 +126,7 @@ describe('version-keyed response cache', () => {
       const response = await h.get(url);
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['etag'], url).toMatch(/^W\/"/);
+      expect(response.headers['x-mdq-indexed-version'], url).toBe('3');
       before.set(url, response.body);
     }
 
@@ -148,6 +149,8 @@ describe('version-keyed response cache', () => {
     for (const url of CACHED) {
       const response = await h.get(url);
       expect(`${response.statusCode} ${response.body}`, url).not.toBe(`200 ${before.get(url)}`);
+      // The header comes from the same reading the cache keyed the answer by: no 250 ms lag.
+      expect(response.headers['x-mdq-indexed-version'], url).toBe('4');
     }
   });
 

@@ -47,6 +47,12 @@ describe('mdq --help', () => {
       expect(result.stdout).toContain(knob);
   });
 
+  it('rejects a devnet flag it does not know with one line and exit code 2', async () => {
+    const result = await runCli(['devnet', '--sed', '1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe("mdq: unknown option '--sed' (Did you mean --seed?)");
+  });
+
   it('lists every command', async () => {
     const result = await runCli(['--help']);
     for (const command of [

@@ -188,12 +188,15 @@ function embeddedState(dataDir: string): { pid: number; clusterDir: string } {
   };
 }
 
-/** Lines that would tell a person something went wrong: errors, stack frames, Postgres's codes. */
+/**
+ * Lines that would tell a person something went wrong: errors, stack frames, Postgres's codes, and
+ * Kysely's "driver has already been destroyed" (the database closed under work still running).
+ */
 function errorLines(text: string): string[] {
   return text
     .split('\n')
     .filter((line) =>
-      /error|exception|57P01|terminating connection|^\s+at\s|ELIFECYCLE|stopped:/i.test(line),
+      /error|exception|57P01|terminating connection|^\s+at\s|ELIFECYCLE|stopped:|destroyed/i.test(line),
     );
 }
 

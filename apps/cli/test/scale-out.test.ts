@@ -124,7 +124,12 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
   it('two API processes read from the standby and share one rate limit', async () => {
     for (let i = 0; i < 2; i++) {
       const api = spawn('api', { DATABASE_READ_URL: standby.url, PORT: '0', MDQ_RATE_LIMIT: '40' });
-      const line = await until('mdq api to listen', async () => /listening on (\S+)/.exec(api.output())?.[1]);
+      // A process start compiles the CLI with tsx: slow on a busy machine, so a generous wait.
+      const line = await until(
+        'mdq api to listen',
+        async () => /listening on (\S+)/.exec(api.output())?.[1],
+        180_000,
+      );
       apis.push(line);
     }
     const half = Math.floor(lastVersion / 2);
@@ -163,14 +168,14 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
     }
     expect(statuses.slice(0, 40)).toEqual(Array(40).fill(200));
     expect(statuses.slice(40)).toEqual(Array(10).fill(429));
-  });
+  }, 420_000);
 
   it('two worker processes share the queues: every job once, and one goes on when the other stops', async () => {
     const ports = [await freePort(), await freePort()];
     const metricsPort = ports[0] as number;
     const workers = ports.map((port) => spawn('worker', { MDQ_METRICS_PORT: String(port) }));
     for (const w of workers)
-      await until('mdq worker to start', async () => /mdq worker running/.test(w.output()));
+      await until('mdq worker to start', async () => /mdq worker running/.test(w.output()), 180_000);
     // A worker run alone serves /metrics on MDQ_METRICS_PORT, chain lag included.
     const scrape = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(scrape).toContain(`mdq_indexer_indexed_version ${lastVersion}`);
@@ -220,5 +225,5 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
     } finally {
       await queue.close();
     }
-  });
+  }, 420_000);
 });

@@ -13,6 +13,7 @@ import {
   streamedToRest,
   type TransactionsResponse,
 } from '@mdq/chain/stream';
+import type { Logger } from '@mdq/log';
 import type { ChainSource, ChainTip } from './source';
 
 export interface GrpcSourceOptions {
@@ -34,7 +35,7 @@ export interface GrpcSourceOptions {
   maxBackoffMs?: number;
   /** Recorded chains have version gaps; the hosted stream never does. Default true. */
   contiguous?: boolean;
-  log?: { warn(fields: Record<string, unknown>, message: string): void };
+  log?: Logger;
   signal?: AbortSignal;
 }
 

@@ -1,12 +1,16 @@
 import { ackCollectionChanges, type Db, pendingCollectionChanges } from '@mdq/db';
 import type { ChangeNotifier } from '@mdq/jobs';
+import type { Logger } from '@mdq/log';
 import { describeError, type FailureLog, failureKey } from '@mdq/log';
-import type { IndexerLog } from './indexer-log';
 
 export interface OutboxDrainer {
   /** Something was committed: enqueue it soon. Never waits. */
   kick(): void;
-  /** Stops; waits a little for an enqueue in flight (what is left stays in the outbox). */
+  /**
+   * Stops; waits a little for an enqueue in flight. One that outlasts the wait is abandoned: it
+   * touches the database no more (the caller closes it next), and what it did not acknowledge stays
+   * in the outbox and is enqueued again after a restart (jobs are de-duplicated per collection).
+   */
   close(): Promise<void>;
 }
 
@@ -20,12 +24,13 @@ const PAGE = 500;
 export function startOutboxDrainer(options: {
   db: Db;
   notifier: ChangeNotifier;
-  log?: IndexerLog | undefined;
+  log?: Logger | undefined;
   failures: FailureLog;
 }): OutboxDrainer {
   let wanted = false;
   let running: Promise<void> | null = null;
   let closed = false;
+  let abandoned = false;
   let delay = 250;
   let timer: NodeJS.Timeout | null = null;
 
@@ -40,6 +45,8 @@ export function startOutboxDrainer(options: {
           changes.map((c) => c.collectionId),
           version,
         );
+        // Past close's wait the database may be closed already ("driver has already been destroyed").
+        if (abandoned) return;
         await ackCollectionChanges(options.db, changes);
         if (changes.length < PAGE || closed) break;
       }
@@ -54,6 +61,8 @@ export function startOutboxDrainer(options: {
         delay = 250;
       })
       .catch((error: unknown) => {
+        // Closing: the queue and the database go away under the drain; the rows stay for next time.
+        if (closed) return;
         const reason = describeError(error);
         options.failures.report(failureKey(`outbox ${reason}`), ({ count }) =>
           options.log?.warn(
@@ -82,8 +91,12 @@ export function startOutboxDrainer(options: {
       closed = true;
       if (timer) clearTimeout(timer);
       const inFlight = running;
-      if (inFlight)
-        await Promise.race([inFlight, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      if (!inFlight) return;
+      const finished = await Promise.race([
+        inFlight.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 2_000).unref()),
+      ]);
+      if (!finished) abandoned = true;
     },
   };
 }

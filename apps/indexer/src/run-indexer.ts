@@ -4,32 +4,33 @@ import {
   acquireFollowerLock,
   CheckpointMovedError,
   type Db,
+  type FailedDecode,
   type FollowerLock,
   type IngestResult,
   LockUnavailableError,
+  MAIN_CHECKPOINT,
   readCheckpoint,
+  toBatch,
   writeBatch,
 } from '@mdq/db';
 import type { ChangeNotifier } from '@mdq/jobs';
-import { createFailureLog, describeError, type FailureLog, failureKey } from '@mdq/log';
+import { createFailureLog, describeError, type FailureLog, failureKey, type Logger } from '@mdq/log';
 import { checkContiguity, GapError } from './contiguity';
-import type { IndexerLog } from './indexer-log';
 import { type OutboxDrainer, startOutboxDrainer } from './outbox-drainer';
 import type { ChainSource } from './source';
 import { versionOf } from './source';
-import { type FailedDecode, toBatch } from './to-batch';
 
 export type Decoder = (tx: TransactionResponse) => DecodedTransaction;
 
 interface InFlight {
   startedAt: number;
+  fetchWaitMs: number;
+  decodeMs: number;
   result: Promise<IngestResult>;
   transactions: number;
   failed: FailedDecode[];
   lastVersion: number;
 }
-
-export type { IndexerLog } from './indexer-log';
 
 export interface IndexerOptions {
   db: Db;
@@ -49,7 +50,7 @@ export interface IndexerOptions {
   /** Stop once the tip seen at start-up (or `to`) is reached. */
   untilCaughtUp?: boolean;
   signal?: AbortSignal;
-  log?: IndexerLog;
+  log?: Logger;
   /** Told after each batch commits: progress bars and metrics. */
   onBatch?: (batch: BatchCommitted) => void;
   /** Poll interval when caught up; grows up to maxPollMs while nothing new arrives. */
@@ -67,6 +68,12 @@ export interface BatchCommitted {
   rows: number;
   /** From the start of the batch's decode to its commit. */
   durationMs: number;
+  /** Time the loop waited for this batch's page (fetches run ahead, so often ~0). */
+  fetchWaitMs: number;
+  /** Decoding the page and mapping it to rows, on this process's thread. */
+  decodeMs: number;
+  /** Wall milliseconds of each write step inside the batch's transaction, commit included. */
+  writeSteps: Record<string, number>;
 }
 
 export interface IndexerStats {
@@ -79,8 +86,6 @@ export interface IndexerStats {
   elapsedMs: number;
 }
 
-const MAIN = 'main';
-
 /**
  * Follows the chain: read a batch, decode it, write rows + checkpoint in one transaction, tell the
  * worker what changed, repeat. The main follower (no --from/--to) holds an advisory lock; an
@@ -88,7 +93,7 @@ const MAIN = 'main';
  */
 export async function runIndexer(options: IndexerOptions): Promise<IndexerStats> {
   const ranged = options.from !== undefined || options.to !== undefined;
-  const name = ranged ? `range:${options.from ?? 0}-${options.to ?? 'tip'}` : MAIN;
+  const name = ranged ? `range:${options.from ?? 0}-${options.to ?? 'tip'}` : MAIN_CHECKPOINT;
   const failures = createFailureLog();
   const drainer = startOutboxDrainer({
     db: options.db,
@@ -98,7 +103,7 @@ export async function runIndexer(options: IndexerOptions): Promise<IndexerStats>
   });
   let lock: FollowerLock | null = null;
   try {
-    if (!ranged) lock = await acquireFollowerLock(options.db, `mdq-indexer:${MAIN}`);
+    if (!ranged) lock = await acquireFollowerLock(options.db, `mdq-indexer:${MAIN_CHECKPOINT}`);
     return await follow(options, name, { failures, drainer, lock });
   } finally {
     await drainer.close();
@@ -182,18 +187,24 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
         'v1 balances with an unknown table owner',
       );
     }
-    options.log?.info({ lastVersion, transactions, rows: result.rowsWritten }, 'batch committed');
+    // Debug: at info a busy chain would print one line per batch.
+    options.log?.debug({ lastVersion, transactions, rows: result.rowsWritten }, 'batch committed');
     options.onBatch?.({
       lastVersion,
       transactions,
       rows: result.rowsWritten,
       durationMs: Date.now() - inFlight.startedAt,
+      fetchWaitMs: inFlight.fetchWaitMs,
+      decodeMs: inFlight.decodeMs,
+      writeSteps: result.steps,
     });
   };
 
   try {
     while (!options.signal?.aborted && next <= stopAt) {
+      const fetchStarted = performance.now();
       const txs = await (prefetched ?? fetchFrom(next));
+      const fetchWaitMs = performance.now() - fetchStarted;
       prefetched = null;
       if (txs.length === 0) {
         if (writing) {
@@ -218,6 +229,7 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
         prefetched.catch(() => undefined);
       }
       const startedAt = Date.now();
+      const decodeStarted = performance.now();
       const decoded: DecodedTransaction[] = [];
       const failed: FailedDecode[] = [];
       for (const tx of txs) {
@@ -228,6 +240,7 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
         }
       }
       const batch = toBatch(name, lastVersion, decoded, failed);
+      const decodeMs = performance.now() - decodeStarted;
       if (writing) await commit(writing);
       // Written only on top of the checkpoint it continues: never past a hole, never twice.
       batch.checkpoint.previous = committed;
@@ -236,7 +249,7 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
         return writeBatch(options.db, batch);
       });
       result.catch(() => undefined);
-      writing = { startedAt, result, transactions: txs.length, failed, lastVersion };
+      writing = { startedAt, fetchWaitMs, decodeMs, result, transactions: txs.length, failed, lastVersion };
       next = lastVersion + 1;
     }
     if (writing) await commit(writing);

@@ -20,6 +20,8 @@ export interface IndexedDatabaseOptions {
   /** Chain ends at this time (ms); default: the devnet's fixed epoch. */
   endTimeMs?: number;
   batchSize?: number;
+  /** Index from this version on, as MDQ_START_VERSION does (history before it is never read). */
+  startVersion?: number;
 }
 
 /** The decoder for a devnet chain: its marketplace and lootbox addresses. */
@@ -59,6 +61,7 @@ export async function createIndexedDatabase(options: IndexedDatabaseOptions = {}
       notifier: noopNotifier,
       batchSize: options.batchSize ?? 500,
       untilCaughtUp: true,
+      ...(options.startVersion === undefined ? {} : { startVersion: options.startVersion }),
     });
     const facts = devnet.facts();
     if (!facts) throw new Error('the devnet served no facts');

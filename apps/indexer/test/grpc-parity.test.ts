@@ -23,6 +23,7 @@ describe('devnet chain: REST and gRPC give identical databases', () => {
     expect(rest.stats.transactions).toBe(clean.ledgerVersion() + 1);
     expect(rest.stats.failed).toBe(0);
     expect(rest.fingerprint['marketplace_activities']).not.toMatch(/^0:/);
+    expect(rest.fingerprint['collection_floor_changes']).not.toMatch(/^0:/);
   });
 
   it('gets every table identical through gRPC', async () => {

@@ -5,13 +5,14 @@ import {
   createRedis,
   QUEUE_NAMES,
   redisChangeBacklog,
+  reportErrors,
 } from '@mdq/jobs';
 import { jobDuration, jobFailures, reportQueues } from '@mdq/telemetry';
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type ChangeLag, logChangeLag, readChangeLag } from './change-lag';
 import type { WorkerContext } from './context';
-import { errorFields, type WorkerLogger } from './logger';
+import { queueErrorSink, type WorkerLogger } from './logger';
 import {
   AGGREGATE_JOB_OPTIONS,
   type AggregatePayload,
@@ -31,7 +32,7 @@ export interface RunningWorker {
 }
 
 /** Upserts job schedulers (all by default); the same ids on every start, so restarts update in place. */
-export async function upsertSchedules(
+async function upsertSchedules(
   queue: Queue<AggregatePayload>,
   schedules: readonly ScheduleDefinition[] = SCHEDULES,
 ): Promise<void> {
@@ -51,12 +52,19 @@ export async function startBullmqWorker(
 ): Promise<RunningWorker> {
   const { prefix } = options;
   const { logger } = base;
+  // Every connection and every Queue and Worker reports its 'error' events here: one line per
+  // distinct failure with a count, never a stack trace per reconnect attempt.
+  const onError = queueErrorSink(logger);
   // Queues and the notifier share one connection; each Worker gets its own, closed by us on close()
   // (BullMQ leaves connections it was handed open).
-  const connection = createRedis(redisUrl);
-  const workerConnections = [createRedis(redisUrl), createRedis(redisUrl), createRedis(redisUrl)] as const;
-  const aggregates = aggregatesQueue(connection, prefix);
-  const uris = uriCacheQueue(connection, prefix);
+  const connection = createRedis(redisUrl, onError);
+  const workerConnections = [
+    createRedis(redisUrl, onError),
+    createRedis(redisUrl, onError),
+    createRedis(redisUrl, onError),
+  ] as const;
+  const aggregates = reportErrors(onError, aggregatesQueue(connection, prefix));
+  const uris = reportErrors(onError, uriCacheQueue(connection, prefix));
   const ctx: WorkerContext = {
     ...base,
     requestRankingsRefresh: () => enqueueRankingsRefresh(aggregates, options.rankingsRefreshBucketMs),
@@ -93,19 +101,20 @@ export async function startBullmqWorker(
     worker.on('failed', (job: Job | undefined, err: Error) => {
       if (job) jobDuration.observe({ queue: worker.name, status: 'failed' }, runSeconds(job));
       jobFailures.inc({ queue: worker.name });
-      logger.error('job failed', {
-        queue: worker.name,
-        jobId: job?.id,
-        attempts: job?.attemptsMade,
-        ...errorFields(err),
-      });
+      logger.error({ queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err }, 'job failed');
     });
-    worker.on('error', (err) => logger.error('worker error', { queue: worker.name, ...errorFields(err) }));
+    reportErrors(onError, worker);
   }
-  const notifier = bullmqNotifier(connection, { prefix, windowMs: options.collectionChangedDelayMs });
+  const notifier = bullmqNotifier(connection, {
+    prefix,
+    windowMs: options.collectionChangedDelayMs,
+    onError,
+  });
   // Queue depth for /metrics: counted in Redis at scrape time, so every worker replica reports the
   // same shared queues.
-  const counted = Object.values(QUEUE_NAMES).map((name) => new Queue(name, { connection, prefix }));
+  const counted = Object.values(QUEUE_NAMES).map((name) =>
+    reportErrors(onError, new Queue(name, { connection, prefix })),
+  );
   reportQueues(async () =>
     Object.fromEntries(
       await Promise.all(
@@ -150,7 +159,7 @@ function runSeconds(job: Job): number {
  * connection becomes ready again and on a periodic check (a failover to an empty replica need not
  * drop our connection). Returns the function that stops watching.
  */
-export function watchSchedules(
+function watchSchedules(
   queue: Queue<AggregatePayload>,
   connection: Redis,
   logger: WorkerLogger,
@@ -168,7 +177,7 @@ export function watchSchedules(
     }
     running = true;
     ensureSchedules(queue, logger, reason)
-      .catch((err: unknown) => logger.warn('job scheduler check failed', { reason, ...errorFields(err) }))
+      .catch((err: unknown) => logger.warn({ reason, err }, 'job scheduler check failed'))
       .finally(() => {
         running = false;
         const next = queued;
@@ -188,7 +197,7 @@ export function watchSchedules(
 }
 
 /** Upserts the schedules that Redis does not hold; returns the ids it re-created. */
-export async function ensureSchedules(
+async function ensureSchedules(
   queue: Queue<AggregatePayload>,
   logger: WorkerLogger,
   reason: string,
@@ -198,7 +207,7 @@ export async function ensureSchedules(
   if (missing.length === 0) return [];
   await upsertSchedules(queue, missing);
   const ids = missing.map((s) => s.id);
-  logger.warn('job schedulers re-created', { reason, ids });
+  logger.warn({ reason, ids }, 'job schedulers re-created');
   return ids;
 }
 

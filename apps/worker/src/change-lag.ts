@@ -1,5 +1,5 @@
 import type { ChangeBacklog } from '@mdq/jobs';
-import { errorFields, type WorkerLogger } from './logger';
+import type { WorkerLogger } from './logger';
 
 /** How far collection-changed work is behind: what a /metrics endpoint or a health check reads. */
 export interface ChangeLag {
@@ -29,10 +29,11 @@ export function logChangeLag(
     readChangeLag(backlog).then(
       (lag) => {
         if (lag.oldestChangeAgeMs === null) return;
-        if (lag.oldestChangeAgeMs > staleAfterMs) logger.warn('collection-changed backlog', { ...lag });
-        else logger.info('collection-changed backlog', { ...lag });
+        // A backlog within bounds is normal operation: a debug line; past them, a warning.
+        if (lag.oldestChangeAgeMs > staleAfterMs) logger.warn({ ...lag }, 'collection-changed backlog');
+        else logger.debug({ ...lag }, 'collection-changed backlog');
       },
-      (err: unknown) => logger.warn('collection-changed backlog unreadable', errorFields(err)),
+      (err: unknown) => logger.warn({ err }, 'collection-changed backlog unreadable'),
     );
   }, intervalMs);
   timer.unref();

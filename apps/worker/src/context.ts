@@ -1,5 +1,6 @@
 import type { Db } from '@mdq/db';
 import type { WorkerLogger } from './logger';
+import type { MediaRenderer } from './media/media-renderer';
 import type { UriCacheOptions } from './uri/resolve-collection-uri';
 
 /** What every processor needs; the transport (BullMQ or in-process) supplies the enqueue functions. */
@@ -9,6 +10,8 @@ export interface WorkerContext {
   uri: UriCacheOptions;
   /** How many collections one URI sweep resolves. */
   uriSweepBatch: number;
+  /** The thumbnail renderer shared with the API (same cache directory); no pre-rendering without it. */
+  media?: MediaRenderer | undefined;
   /** Ask for one (coalesced) recompute of every ranking soon. */
   requestRankingsRefresh(): Promise<void>;
   /** Ask for one collection's URI to be resolved (deduplicated per collection). */

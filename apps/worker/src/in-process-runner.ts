@@ -10,7 +10,6 @@ import {
 import { jobDuration, jobFailures, reportQueues } from '@mdq/telemetry';
 import { type ChangeLag, logChangeLag, readChangeLag } from './change-lag';
 import type { WorkerContext } from './context';
-import { errorFields } from './logger';
 import { type AggregatePayload, processAggregate } from './queues/aggregates';
 import { runCollectionChanged } from './queues/collection-changed';
 import { processUriCache } from './queues/uri-cache';
@@ -84,7 +83,7 @@ export function startInProcessWorker(
             later(retryIn, () => attempt(attemptsMade + 1));
             return;
           }
-          base.logger.error('job failed', { job: key, attempts: attemptsMade + 1, ...errorFields(err) });
+          base.logger.error({ job: key, attempts: attemptsMade + 1, err }, 'job failed');
         }
         entries.delete(key);
         if (entry.next) enqueue(key, queue, entry.next, delayMs);

@@ -1,6 +1,6 @@
 export type { ChangeLag } from './change-lag';
 export type { WorkerContext } from './context';
-export { stderrLogger, type WorkerLogger } from './logger';
+export type { WorkerLogger } from './logger';
 export { MediaCache } from './media/media-cache';
 export {
   createMediaRenderer,
@@ -9,6 +9,7 @@ export {
   type MediaRendererOptions,
   type Thumbnail,
 } from './media/media-renderer';
+export { PRERENDER_DEFAULTS, type PrerenderResult, prerenderThumbnails } from './media/prerender';
 export {
   MediaRefusedError,
   renderThumbnail,
@@ -20,10 +21,9 @@ export {
 export { type AggregatePayload, processAggregate } from './queues/aggregates';
 export { processCollectionChanged } from './queues/collection-changed';
 export { type UriCachePayload, uriCacheJobId } from './queues/uri-cache';
-export { COLLECTION_RANKINGS, floorChange } from './rankings/definitions';
+export { COLLECTION_RANKINGS, FEED_RANKING_TOP, floorChange } from './rankings/definitions';
 export { percentileRanks } from './rankings/percentile';
 export { scoreCandidates } from './rankings/score';
-export { openRarity, type RarityResult, type RarityToken } from './rarity/open-rarity';
 export { SCHEDULES, type ScheduleDefinition } from './schedules';
 export { loadSignals } from './signals/load-signals';
 export { parseSignals, SignalFormatError } from './signals/parse-signals';

@@ -1,34 +1,22 @@
-import { createFailureLog, failureKey, truncate } from '@mdq/log';
+import { type RedisErrorSink, redisErrorSink } from '@mdq/jobs';
+import { type Logger, processLogger } from '@mdq/log';
 
-export interface WorkerLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+/** The worker logs through the one mdq logger (`@mdq/log`): pino, fields first, then the message. */
+export type WorkerLogger = Logger;
+
+/**
+ * The default: the process's logger as the `worker` component. Its warnings and errors are one line
+ * per distinct failure per window with a count: a database outage fails every job the same way.
+ */
+export function defaultWorkerLogger(): WorkerLogger {
+  return processLogger().child({ component: 'worker' });
 }
 
-// A database outage fails every job the same way: one line per distinct failure per window, with
-// a count, instead of a stack trace per failed job.
-const failures = createFailureLog();
-
-function write(level: 'warn' | 'error', message: string, fields: Record<string, unknown> = {}): void {
-  const key = failureKey(`${level} ${message} ${String(fields['error'] ?? '')}`);
-  failures.report(key, ({ count }) =>
-    process.stderr.write(
-      `${JSON.stringify({ level, message, ...fields, ...(count > 1 ? { count } : {}) })}\n`,
-    ),
-  );
-}
-
-/** Default: failures and warnings to stderr as one JSON line each (repeats counted); info is quiet. */
-export const stderrLogger: WorkerLogger = {
-  info() {},
-  warn: (message, fields) => write('warn', message, fields),
-  error: (message, fields) => write('error', message, fields),
-};
-
-/** An error for a log line: its message and stack cut short (messages can embed whole bodies). */
-export function errorFields(err: unknown): Record<string, unknown> {
-  return err instanceof Error
-    ? { error: truncate(err.message), stack: truncate(err.stack ?? '', 1_000) }
-    : { error: truncate(String(err)) };
+/**
+ * The 'error' events of the worker's Redis connections and BullMQ objects (Redis unreachable, a lock
+ * lost to a restart): one warning with the message and no stack (BullMQ's internals say nothing an
+ * operator can act on); the logger counts the repeats.
+ */
+export function queueErrorSink(logger: WorkerLogger): RedisErrorSink {
+  return redisErrorSink((reason) => logger.warn({ err: reason }, 'queue error'));
 }

@@ -51,6 +51,12 @@ export const SCHEDULES: readonly ScheduleDefinition[] = [
     pattern: '15 3 * * *',
     payload: { task: 'rarity-refresh' },
   },
+  // Thumbnails of the ranked collections, after the trending and top rankings have moved.
+  {
+    id: 'media-prerender',
+    pattern: '5-59/15 * * * *',
+    payload: { task: 'media-prerender' },
+  },
   {
     id: 'uri-cache-sweep',
     pattern: '*/10 * * * *',

@@ -1,7 +1,8 @@
 import { DEFAULTS } from '@mdq/config';
 import type { Db } from '@mdq/db';
 import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, DEFAULT_PREFIX } from '@mdq/jobs';
-import { stderrLogger, type WorkerLogger } from './logger';
+import { defaultWorkerLogger, type WorkerLogger } from './logger';
+import type { MediaRenderer } from './media/media-renderer';
 import type { UriCacheOptions } from './uri/resolve-collection-uri';
 import type { StartWebhookDeliveryOptions } from './webhooks/webhook-delivery';
 
@@ -33,6 +34,8 @@ export interface StartWorkerOptions {
   /** Ranking refresh requests in the same bucket share one run at the bucket's end. */
   rankingsRefreshBucketMs?: number;
   uriSweepBatch?: number;
+  /** Pre-renders ranked collections' thumbnails into this renderer's cache (media-prerender). */
+  media?: MediaRenderer;
   /** How long close() waits for in-flight jobs before releasing them. */
   shutdownGraceMs?: number;
   /** Webhook delivery settings (BullMQ mode only). */
@@ -72,6 +75,6 @@ export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorke
       arweaveGateway: DEFAULTS.arweaveGateway,
       ...options.uri,
     },
-    logger: options.logger ?? stderrLogger,
+    logger: options.logger ?? defaultWorkerLogger(),
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { createRedis, DEFAULT_COLLECTION_CHANGED_WINDOW_MS, QUEUE_NAMES } from '@mdq/jobs';
+import { recordingLogger } from '@mdq/log';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerLogger } from '../src/logger';
@@ -67,15 +68,12 @@ async function startRecording(
   const runs: Run[] = [];
   const prefix = `mdq-window-${randomBytes(4).toString('hex')}`;
   prefixes.push(prefix);
-  const logger: WorkerLogger = {
-    info(message, fields) {
-      if (message === 'collection recomputed' && fields?.['collectionId'] === collectionId) {
-        runs.push({ startedAt: Number(fields['startedAt']), firstChangeAt: Number(fields['firstChangeAt']) });
-      }
-    },
-    warn() {},
-    error: (message, fields) => console.error(mode, message, fields),
-  };
+  const logger: WorkerLogger = recordingLogger((line) => {
+    if (line.msg === 'collection recomputed' && line['collectionId'] === collectionId) {
+      runs.push({ startedAt: Number(line['startedAt']), firstChangeAt: Number(line['firstChangeAt']) });
+    }
+    if (line.level === 'error') console.error(mode, line.msg, line);
+  });
   const worker = await startWorker({
     db,
     redisUrl: mode === 'bullmq' ? url : null,

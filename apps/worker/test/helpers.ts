@@ -1,6 +1,6 @@
 import type { Db } from '@mdq/db';
 
-export const APT = '0x1::aptos_coin::AptosCoin';
+const APT = '0x1::aptos_coin::AptosCoin';
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
@@ -85,6 +85,11 @@ export async function insertSale(
     .execute();
 }
 
+/**
+ * A listing row and the marketplace events the indexer writes with it: its placement and, for a
+ * cancelled one, the cancellation (floors at a past instant are rebuilt from these events). A sold
+ * listing's fill is a sale: tests that want its volume insert it with insertSale.
+ */
 export async function insertListing(
   db: Db,
   l: {
@@ -98,22 +103,43 @@ export async function insertListing(
   },
 ): Promise<void> {
   version += 1;
+  const listingId = `l-${version}`;
+  const coinType = l.coinType === undefined ? APT : l.coinType;
   await db
     .insertInto('listings')
     .values({
       marketplace: 'mdq',
-      listing_id: `l-${version}`,
+      listing_id: listingId,
       contract_address: addr(0x6d71),
       token_data_id: l.tokenId,
       collection_id: l.collectionId,
       price: l.price,
       status: l.status,
-      coin_type: l.coinType === undefined ? APT : l.coinType,
+      coin_type: coinType,
       listed_at: l.listedAt,
       closed_at: l.closedAt ?? null,
       last_transaction_version: version,
     })
     .execute();
+  const event = (kind: 'place_listing' | 'cancel_listing', at: Date) => ({
+    transaction_version: version,
+    event_index: kind === 'place_listing' ? 0 : 1,
+    kind,
+    marketplace: 'mdq',
+    contract_address: addr(0x6d71),
+    raw_event_type: kind === 'place_listing' ? 'ListingPlaced' : 'ListingCancelled',
+    collection_id: l.collectionId,
+    token_data_id: l.tokenId,
+    listing_id: listingId,
+    price: l.price,
+    token_amount: '1',
+    coin_type: coinType,
+    seller: addr(1),
+    transaction_timestamp: at,
+  });
+  const events = [event('place_listing', l.listedAt)];
+  if (l.status === 'cancelled' && l.closedAt) events.push(event('cancel_listing', l.closedAt));
+  await db.insertInto('marketplace_activities').values(events).execute();
 }
 
 export async function insertOwnership(

@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { type Db, sql } from '@mdq/db';
-import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
-import { createRedis, JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
+import { sql } from '@mdq/db';
+import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
+import { recordingLogger } from '@mdq/log';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WorkerLogger } from '../src/logger';
 import { startWorker } from '../src/start-worker';
+import { useBullmqTest } from './bullmq-test';
 import { addr, insertCollection, insertToken, insertTraits } from './helpers';
 import { eventually } from './wait';
 
@@ -14,26 +14,11 @@ import { eventually } from './wait';
  * fault, no mock), a collection-changed job is attempted exactly `attempts` times in BullMQ and in
  * the in-process runner, then given up with a log line.
  */
-const url = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const prefix = `mdq-retry-${randomBytes(4).toString('hex')}`;
-const redis = createRedis(url);
-let t: TestDatabase;
-let db: Db;
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  db = t.db;
-});
-
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-  await t.drop();
-});
+const setup = useBullmqTest('retry');
 
 describe('retries follow the declared job policy in both runtimes', () => {
   it('gives a failing collection-changed job exactly its attempts', { timeout: 120_000 }, async () => {
+    const { db, url, prefix, redis } = setup;
     const policy = JOB_POLICIES[QUEUE_NAMES.collectionChanged];
     const id = addr(0x4242);
     await insertCollection(db, id);
@@ -41,11 +26,9 @@ describe('retries follow the declared job policy in both runtimes', () => {
     await insertTraits(db, addr(0x424201), id, { kind: 'only' });
     await sql`ALTER TABLE token_rarity RENAME TO token_rarity_away`.execute(db);
     const failures: Record<string, unknown>[] = [];
-    const logger: WorkerLogger = {
-      info() {},
-      warn() {},
-      error: (message, fields) => failures.push({ message, ...fields }),
-    };
+    const logger: WorkerLogger = recordingLogger(({ level, msg, ...fields }) => {
+      if (level === 'error') failures.push({ message: msg, ...fields });
+    });
     const common = {
       db,
       logger,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Db } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { createRedis, QUEUE_NAMES, redisAnswers } from '@mdq/jobs';
+import { recordingLogger as logTo } from '@mdq/log';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkerLogger } from '../src/logger';
@@ -73,14 +74,10 @@ function recordingLogger(): { logger: WorkerLogger; recreated: unknown[] } {
   const recreated: unknown[] = [];
   return {
     recreated,
-    logger: {
-      info() {},
-      warn(message, fields) {
-        if (message === 'job schedulers re-created') recreated.push(fields?.['reason']);
-      },
-      // Connection errors while Redis is down are expected here.
-      error() {},
-    },
+    // Connection errors while Redis is down are expected here: only the re-creations are read.
+    logger: logTo((line) => {
+      if (line.level === 'warn' && line.msg === 'job schedulers re-created') recreated.push(line['reason']);
+    }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { createLogger } from '@mdq/log';
 import type { WorkerLogger } from '../src/logger';
 
 /** Retries an assertion until it passes or the timeout expires (jobs run asynchronously). */
@@ -14,4 +15,4 @@ export async function eventually(assertion: () => Promise<void>, timeoutMs = 15_
   }
 }
 
-export const silentLogger: WorkerLogger = { info() {}, warn() {}, error() {} };
+export const silentLogger: WorkerLogger = createLogger({ level: 'silent' });

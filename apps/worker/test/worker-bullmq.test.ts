@@ -1,39 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { type Db, readRanking } from '@mdq/db';
-import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
-import { createRedis, QUEUE_NAMES } from '@mdq/jobs';
-import { requireTestRedis } from '@mdq/jobs/testing';
+import { readRanking } from '@mdq/db';
+import { QUEUE_NAMES } from '@mdq/jobs';
+import { recordingLogger } from '@mdq/log';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nextRun, SCHEDULES } from '../src/schedules';
 import { startWorker } from '../src/start-worker';
+import { useBullmqTest } from './bullmq-test';
 import { addr, insertCollection, insertSale, insertToken, insertTraits } from './helpers';
-import { eventually, silentLogger } from './wait';
+import { eventually } from './wait';
 
-const url = await requireTestRedis();
-const prefix = `mdq-worker-test-${randomBytes(4).toString('hex')}`;
-const redis = createRedis(url);
-let t: TestDatabase;
-let db: Db;
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  db = t.db;
-});
-
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-  await t.drop();
-});
+const setup = useBullmqTest('worker-test');
 
 const start = () =>
   startWorker({
-    db,
-    redisUrl: url,
-    prefix,
-    logger: { ...silentLogger, error: (m, f) => console.error(m, f) },
+    db: setup.db,
+    redisUrl: setup.url,
+    prefix: setup.prefix,
+    logger: recordingLogger((line) => {
+      if (line.level === 'error') console.error(line.msg, line);
+    }),
     collectionChangedDelayMs: 0,
     rankingsRefreshBucketMs: 250,
     shutdownGraceMs: 5_000,
@@ -42,6 +27,7 @@ const start = () =>
 
 describe('worker on BullMQ', () => {
   it('has each job scheduler exactly once after two starts', async () => {
+    const { redis, prefix } = setup;
     const first = await start();
     await first.close();
     const before = Date.now();
@@ -64,6 +50,7 @@ describe('worker on BullMQ', () => {
   });
 
   it('a collection-changed job refreshes rarity and the trending snapshot', async () => {
+    const { db } = setup;
     const worker = await start();
     expect(worker.mode).toBe('bullmq');
     const id = addr(0x7777);

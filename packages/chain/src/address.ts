@@ -1,9 +1,14 @@
 /**
  * Aptos addresses appear in three spellings on chain (leading zeros stripped inside Move values,
- * AIP-40 short form for special addresses, full 64 hex elsewhere). Everything mdq stores and
- * compares is the long form, so normalise at every boundary.
+ * AIP-40 short form for special addresses, full 64 hex elsewhere), and people type them in mixed
+ * case. Everything mdq stores and compares is the long form, so every boundary (API parameters,
+ * CLI flags, environment, signal files, decoded chain values) normalises with this one function.
+ * This file imports nothing, so that `@mdq/config` can load it (`@mdq/chain/address`) cheaply.
  */
-const HEX = /^0x[0-9a-fA-F]{1,64}$/;
+
+/** An address as accepted at a boundary: `0x` (or `0X`) and 1 to 64 hex digits. */
+export const ADDRESS_PATTERN = '^0[xX][0-9a-fA-F]{1,64}$';
+const HEX = new RegExp(ADDRESS_PATTERN);
 
 export function isAddress(value: string): boolean {
   return HEX.test(value);

@@ -100,10 +100,15 @@ function markSellerFunded(
 }
 
 function emptyFacts(view: TxView): DecodedTransaction {
+  return emptyDecoded(view.version, view.timestampUs, view.success);
+}
+
+/** A transaction with no facts. */
+export function emptyDecoded(version: number, timestampUs: string, success: boolean): DecodedTransaction {
   return {
-    version: view.version,
-    timestampUs: view.timestampUs,
-    success: view.success,
+    version,
+    timestampUs,
+    success,
     collections: [],
     tokens: [],
     tokenActivities: [],

@@ -82,6 +82,18 @@ export interface TokenActivityFact extends EventRef {
   mutatedField?: string | null;
   beforeValue?: string | null;
   afterValue?: string | null;
+  /**
+   * Added (optional), v1 only: the names the event's TokenId carries (v1 ids are derived from
+   * them), so a token minted before indexing began can still be found by name.
+   */
+  names?: V1Names;
+}
+
+/** The names a v1 TokenId carries: its token data id is sha256(`creator::collection::name`). */
+export interface V1Names {
+  creatorAddress: string;
+  collectionName: string;
+  tokenName: string;
 }
 
 /**

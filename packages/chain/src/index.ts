@@ -11,4 +11,5 @@ export {
   decodeV2PropertyMap,
   decodeV2PropertyValue,
 } from './property-map';
+export { createRelevanceFilter, noFacts, type RelevanceFilter } from './relevance';
 export { v1CollectionId, v1TokenDataId } from './v1-ids';

@@ -34,9 +34,3 @@ export function objectInner(value: unknown): string | null {
   if (typeof value === 'string') return value;
   return asString(field(value, 'inner'));
 }
-
-/** Move `Option<T>` rendered as `{vec: []}` / `{vec: [x]}`. */
-export function optionValue(value: unknown): unknown {
-  const vec = asArray(field(value, 'vec'));
-  return vec && vec.length > 0 ? vec[0] : null;
-}

@@ -31,7 +31,8 @@ export function structKey(type: string): string {
   return parseStructType(type)?.key ?? type;
 }
 
-function splitTypeArgs(inner: string): string[] {
+/** The top-level type arguments of `A, B<C, D>`, trimmed: commas inside angle brackets do not split. */
+export function splitTypeArgs(inner: string): string[] {
   const args: string[] = [];
   let depth = 0;
   let start = 0;

@@ -29,7 +29,7 @@ export interface ResourceWrite {
   data: JsonRecord;
 }
 
-export interface ResourceDelete {
+interface ResourceDelete {
   changeIndex: number;
   address: string;
   type: string;

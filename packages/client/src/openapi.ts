@@ -253,6 +253,11 @@ export interface paths {
                                 collection: string | null;
                                 collectionId: string | null;
                                 tokenUri: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 owner: string;
                                 /** @description u64 in the smallest unit, decimal string */
                                 amount: string;
@@ -413,6 +418,11 @@ export interface paths {
                                 collectionId: string;
                                 collectionUrl: string | null;
                                 tokenUri: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 description: string | null;
                                 /** @description u64 in the smallest unit, decimal string */
                                 supply: string | null;
@@ -565,6 +575,11 @@ export interface paths {
                                 collectionId: string;
                                 collectionUrl: string | null;
                                 tokenUri: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 description: string | null;
                                 /** @description u64 in the smallest unit, decimal string */
                                 supply: string | null;
@@ -717,6 +732,11 @@ export interface paths {
                                 collectionId: string;
                                 collectionUrl: string | null;
                                 tokenUri: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 description: string | null;
                                 /** @description u64 in the smallest unit, decimal string */
                                 supply: string | null;
@@ -859,6 +879,11 @@ export interface paths {
                                 creator: string;
                                 collection: string;
                                 collectionUrl: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 lootboxId: number | null;
                                 description: string | null;
                                 /** @description live (unburned) tokens, decimal string */
@@ -1492,6 +1517,11 @@ export interface paths {
                                     collectionId: string;
                                     collectionUrl: string | null;
                                     tokenUri: string | null;
+                                    /**
+                                     * Format: uri
+                                     * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                     */
+                                    thumbnailUrl?: string | null;
                                     description: string | null;
                                     /** @description u64 in the smallest unit, decimal string */
                                     supply: string | null;
@@ -1521,6 +1551,11 @@ export interface paths {
                                     collection: string | null;
                                     collectionId: string | null;
                                     tokenUri: string | null;
+                                    /**
+                                     * Format: uri
+                                     * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                     */
+                                    thumbnailUrl?: string | null;
                                     seller: string | null;
                                     /** @description u64 in the smallest unit, decimal string */
                                     price: string;
@@ -1733,6 +1768,11 @@ export interface paths {
                                 collection: string | null;
                                 collectionId: string | null;
                                 tokenUri: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 seller: string | null;
                                 /** @description u64 in the smallest unit, decimal string */
                                 price: string;
@@ -2028,6 +2068,11 @@ export interface paths {
                                     collection: string;
                                     creator: string;
                                     collectionUrl: string | null;
+                                    /**
+                                     * Format: uri
+                                     * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                     */
+                                    thumbnailUrl?: string | null;
                                     tokenStandard: string;
                                     /** @description trigram similarity 0..1 */
                                     score: number;
@@ -2040,6 +2085,11 @@ export interface paths {
                                     collectionId: string;
                                     creator: string | null;
                                     tokenUri: string | null;
+                                    /**
+                                     * Format: uri
+                                     * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                     */
+                                    thumbnailUrl?: string | null;
                                     score: number;
                                 }[];
                             };
@@ -2188,6 +2238,11 @@ export interface paths {
                                 collection: string | null;
                                 collectionId: string | null;
                                 tokenUri: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 seller: string | null;
                                 /** @description u64 in the smallest unit, decimal string */
                                 price: string;
@@ -2615,6 +2670,11 @@ export interface paths {
                                 collection: string | null;
                                 collectionId: string | null;
                                 tokenUri: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 seller: string | null;
                                 /** @description u64 in the smallest unit, decimal string */
                                 price: string;
@@ -3758,6 +3818,11 @@ export interface paths {
                                 collection: string | null;
                                 creator: string | null;
                                 collectionUrl: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 lootboxId: number | null;
                                 score: number;
                                 metrics: {
@@ -3896,6 +3961,11 @@ export interface paths {
                                 collection: string | null;
                                 creator: string | null;
                                 collectionUrl: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 lootboxId: number | null;
                                 score: number;
                                 metrics: {
@@ -4034,6 +4104,11 @@ export interface paths {
                                 collection: string | null;
                                 creator: string | null;
                                 collectionUrl: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
+                                 */
+                                thumbnailUrl?: string | null;
                                 lootboxId: number | null;
                                 score: number;
                                 metrics: {
@@ -5013,6 +5088,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "collectionId": "0x599a6c8c04f51fb2a3e0f3b7f1cc7e3b84d13c3bbf04e6b4ec84c5f1a5a2d91b",
+                         *         "collection": "Shadow Dragons",
+                         *         "creator": "0xce43d6a19a0d2bd0a1d02a7a0c1b0d1e6c9a3e4f5b6c7d8e9f00112233d0c8",
+                         *         "window": "7d",
+                         *         "windowStart": "2025-12-25T00:00:00.000Z",
+                         *         "windowEnd": "2026-01-01T00:00:00.000Z",
+                         *         "includeFlagged": false,
+                         *         "volume": "3065800000",
+                         *         "sales": 3,
+                         *         "averageSale": "1021933333",
+                         *         "medianSale": "970100000",
+                         *         "uniqueBuyers": 3,
+                         *         "uniqueSellers": 3,
+                         *         "flaggedSales": 0,
+                         *         "flaggedVolume": "0",
+                         *         "floor": "1164500000",
+                         *         "floorAtWindowStart": "948000000",
+                         *         "floorChange": 0.2284,
+                         *         "bestCollectionOffer": "905000000",
+                         *         "listedCount": 13,
+                         *         "listedShare": 0.1566,
+                         *         "holders": 34,
+                         *         "top10HoldersShare": 0.5542,
+                         *         "supply": "83",
+                         *         "minted": "84",
+                         *         "burned": "1"
+                         *       },
+                         *       "freshness": {
+                         *         "indexedVersion": 599,
+                         *         "indexedAt": "2026-01-01T00:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /** @description AIP-40 long form: 0x + 64 lowercase hex */
@@ -5194,6 +5305,50 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "collectionId": "0x599a6c8c04f51fb2a3e0f3b7f1cc7e3b84d13c3bbf04e6b4ec84c5f1a5a2d91b",
+                         *         "interval": "1d",
+                         *         "buckets": [
+                         *           {
+                         *             "start": "2025-12-30T00:00:00.000Z",
+                         *             "open": "970100000",
+                         *             "high": "970100000",
+                         *             "low": "970100000",
+                         *             "close": "970100000",
+                         *             "volume": "970100000",
+                         *             "sales": 1,
+                         *             "floor": null
+                         *           },
+                         *           {
+                         *             "start": "2025-12-31T00:00:00.000Z",
+                         *             "open": "970100000",
+                         *             "high": "970100000",
+                         *             "low": "970100000",
+                         *             "close": "970100000",
+                         *             "volume": "0",
+                         *             "sales": 0,
+                         *             "floor": null
+                         *           },
+                         *           {
+                         *             "start": "2026-01-01T00:00:00.000Z",
+                         *             "open": "970100000",
+                         *             "high": "970100000",
+                         *             "low": "970100000",
+                         *             "close": "970100000",
+                         *             "volume": "0",
+                         *             "sales": 0,
+                         *             "floor": "1164500000"
+                         *           }
+                         *         ]
+                         *       },
+                         *       "freshness": {
+                         *         "indexedVersion": 599,
+                         *         "indexedAt": "2026-01-01T00:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /** @description AIP-40 long form: 0x + 64 lowercase hex */
@@ -5346,6 +5501,37 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "collectionId": "0x599a6c8c04f51fb2a3e0f3b7f1cc7e3b84d13c3bbf04e6b4ec84c5f1a5a2d91b",
+                         *         "traits": [
+                         *           {
+                         *             "traitType": "Clothes",
+                         *             "value": "Armor",
+                         *             "count": 10,
+                         *             "share": 0.1205,
+                         *             "floor": "1535000000",
+                         *             "lastSalePrice": "875200000",
+                         *             "lastSaleAt": "2025-11-29T07:12:00.000Z"
+                         *           },
+                         *           {
+                         *             "traitType": "Clothes",
+                         *             "value": "Jersey",
+                         *             "count": 2,
+                         *             "share": 0.0241,
+                         *             "floor": null,
+                         *             "lastSalePrice": null,
+                         *             "lastSaleAt": null
+                         *           }
+                         *         ]
+                         *       },
+                         *       "freshness": {
+                         *         "indexedVersion": 599,
+                         *         "indexedAt": "2026-01-01T00:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /** @description AIP-40 long form: 0x + 64 lowercase hex */
@@ -5496,6 +5682,32 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": {
+                         *         "collectionId": "0x599a6c8c04f51fb2a3e0f3b7f1cc7e3b84d13c3bbf04e6b4ec84c5f1a5a2d91b",
+                         *         "window": "30d",
+                         *         "buyers": [
+                         *           {
+                         *             "address": "0xbc6701f3b2c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4cacd8",
+                         *             "volume": "3099500000",
+                         *             "trades": 3
+                         *           }
+                         *         ],
+                         *         "sellers": [
+                         *           {
+                         *             "address": "0xb99601f3b2c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c71b1",
+                         *             "volume": "5154600000",
+                         *             "trades": 4
+                         *           }
+                         *         ]
+                         *       },
+                         *       "freshness": {
+                         *         "indexedVersion": 599,
+                         *         "indexedAt": "2026-01-01T00:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /** @description AIP-40 long form: 0x + 64 lowercase hex */
@@ -5756,7 +5968,7 @@ export interface paths {
                         tokenId?: string;
                         /** @description wallet addresses matched as buyer, seller, from or to (comma-separated) */
                         wallet?: string;
-                        /** @description event kinds (comma-separated), e.g. listing_sold,mint */
+                        /** @description event kinds (comma-separated) among listing_placed, listing_cancelled, listing_sold, token_offer_placed, token_offer_cancelled, token_offer_filled, collection_offer_placed, collection_offer_cancelled, collection_offer_filled, mint, transfer, burn, lootbox_purchased, lootbox_opened, floor_changed, ranking_changed */
                         kinds?: string;
                         /** @description marketplace names (comma-separated) */
                         marketplace?: string;
@@ -6349,7 +6561,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live feed (Server-Sent Events): market, token and lootbox events in chain order, resumable with Last-Event-ID or ?since= */
+        /** Live feed (Server-Sent Events): market, token, lootbox, floor and ranking events in chain order, resumable with Last-Event-ID or ?since= */
         get: {
             parameters: {
                 query?: {
@@ -6367,7 +6579,7 @@ export interface paths {
                     tokenId?: string;
                     /** @description wallet addresses matched as buyer, seller, from or to (comma-separated) */
                     wallet?: string;
-                    /** @description event kinds (comma-separated), e.g. listing_sold,mint */
+                    /** @description event kinds (comma-separated) among listing_placed, listing_cancelled, listing_sold, token_offer_placed, token_offer_cancelled, token_offer_filled, collection_offer_placed, collection_offer_cancelled, collection_offer_filled, mint, transfer, burn, lootbox_purchased, lootbox_opened, floor_changed, ranking_changed */
                     kinds?: string;
                     /** @description marketplace names (comma-separated) */
                     marketplace?: string;
@@ -6378,6 +6590,60 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description a stream of `id: <event id>` + `data: <event JSON>` blocks */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": {
+                            /** @description `<version>:<eventIndex>`: unique, in chain order; the resume point */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "listing_placed" | "listing_cancelled" | "listing_sold" | "token_offer_placed" | "token_offer_cancelled" | "token_offer_filled" | "collection_offer_placed" | "collection_offer_cancelled" | "collection_offer_filled" | "mint" | "transfer" | "burn" | "lootbox_purchased" | "lootbox_opened" | "floor_changed" | "ranking_changed";
+                            version: number;
+                            eventIndex: number;
+                            /** @description block timestamp (ISO 8601) */
+                            timestamp: string;
+                            collectionId: string | null;
+                            tokenId: string | null;
+                            tokenStandard: string | null;
+                            propertyVersion: string | null;
+                            seller: string | null;
+                            buyer: string | null;
+                            from: string | null;
+                            to: string | null;
+                            /** @description smallest unit; floor_changed: the new floor (null: none listed) */
+                            price: string | null;
+                            coinType: string | null;
+                            quantity: string;
+                            marketplace: string | null;
+                            listingId: string | null;
+                            offerId: string | null;
+                            lootboxId: number | null;
+                            tier: string | null;
+                            /** @description ranking_changed: a collection entered, left or moved within the top `top` */
+                            ranking: {
+                                /** @description trending, daily_picks or top (the rankings routes) */
+                                name: string;
+                                /** @description the ranking's trailing window: 24h, 7d or 30d */
+                                window: string;
+                                /** @description position after the run (1 = first); null: no longer ranked */
+                                rank: number | null;
+                                /** @description position before the run; null: was not ranked */
+                                previousRank: number | null;
+                                score: number | null;
+                                /** @description rank or previousRank (or both) is at most this */
+                                top: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                computedAt: string;
+                            } | null;
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {

@@ -1,5 +1,6 @@
 import { ConfigError } from './config-error';
 import { DEFAULTS, NETWORKS, type Network } from './defaults';
+import { type FeedConfig, loadFeedConfig } from './feed';
 import { type Env, optional, readAddress, readEnum, readInt, readList, readUrl } from './read-env';
 
 /** Everything mdq reads from the environment, validated once at start. Nothing else reads process.env. */
@@ -49,6 +50,13 @@ export interface Config {
   mediaCacheDir: string;
   /** Size cap of the thumbnail cache in bytes (least recently used files go first). */
   mediaCacheBytes: number;
+  /** Live feed streams and webhook deliveries. */
+  feed: FeedConfig;
+  /**
+   * The API's address as clients reach it (behind a proxy: the proxy's), for the absolute
+   * thumbnail URLs in responses; unset: taken from each request's Host.
+   */
+  publicUrl: string | undefined;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -116,5 +124,9 @@ export function loadConfig(env: Env = process.env): Config {
     mediaCacheDir:
       env['MDQ_MEDIA_CACHE_DIR']?.trim() || `${env['MDQ_DATA_DIR']?.trim() || DEFAULTS.dataDir}/media`,
     mediaCacheBytes: readInt(env, 'MDQ_MEDIA_CACHE_MB', DEFAULTS.mediaCacheMb, 1, 10_000_000) * 1024 * 1024,
+    feed: loadFeedConfig(env),
+    publicUrl: optional(env, 'MDQ_PUBLIC_URL', (v, n) =>
+      readUrl(v, n, ['http:', 'https:']).replace(/\/+$/, ''),
+    ),
   };
 }

@@ -1,3 +1,4 @@
+import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import { ConfigError } from './config-error';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -56,9 +57,8 @@ export function readEnum<const T extends readonly string[]>(
 export function readAddress(env: Env, name: string, fallback: string): string {
   return (
     optional(env, name, (v) => {
-      if (!/^0x[0-9a-fA-F]{1,64}$/.test(v))
-        throw new ConfigError(`${name} must be an Aptos address (got "${v}")`);
-      return `0x${v.slice(2).toLowerCase().padStart(64, '0')}`;
+      if (!isAddress(v)) throw new ConfigError(`${name} must be an Aptos address (got "${v}")`);
+      return normalizeAddress(v);
     }) ?? fallback
   );
 }

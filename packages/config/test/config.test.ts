@@ -12,6 +12,23 @@ describe('loadConfig', () => {
     expect(config.host).toBe('127.0.0.1');
   });
 
+  it('reads the live feed block with its defaults and refuses a bad value naming it', () => {
+    expect(loadConfig({}).feed).toEqual({
+      pollMs: 250,
+      maxConnectionsPerKey: 20,
+      maxQueue: 2000,
+      heartbeatMs: 15_000,
+      webhookPauseAfter: 10,
+      webhookTimeoutMs: 10_000,
+    });
+    const feed = loadConfig({ MDQ_FEED_MAX_QUEUE: '50', MDQ_WEBHOOK_PAUSE_AFTER: '3' }).feed;
+    expect([feed.maxQueue, feed.webhookPauseAfter]).toEqual([50, 3]);
+    expect(() => loadConfig({ MDQ_FEED_POLL_MS: '0' })).toThrow(
+      /MDQ_FEED_POLL_MS must be an integer from 10/,
+    );
+    expect(() => loadConfig({ MDQ_FEED_MAX_STREAMS_PER_KEY: 'many' })).toThrow(ConfigError);
+  });
+
   it('fills the public fullnode for a named network', () => {
     expect(loadConfig({ APTOS_NETWORK: 'mainnet' }).fullnodeUrl).toBe(DEFAULTS.fullnodeUrls.mainnet);
   });

@@ -1,3 +1,4 @@
+import { createFailureLog, describeError, failureKey, processLogger } from '@mdq/log';
 import { trackPool } from '@mdq/telemetry';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -20,6 +21,19 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
+// A Postgres restart drops every client of every pool at once: one line per distinct failure per
+// window, with a count, instead of one per client (or none).
+const connectionFailures = createFailureLog();
+
+function logConnectionError(pool: string): (error: Error) => void {
+  return (error) => {
+    const message = describeError(error);
+    connectionFailures.report(failureKey(`${pool} ${message}`), ({ count }) =>
+      processLogger().warn({ component: 'postgres', pool, err: message, count }, 'postgres connection lost'),
+    );
+  };
+}
+
 export interface CreateDbOptions {
   max?: number;
   applicationName?: string;
@@ -38,10 +52,18 @@ export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool 
   // clients only; a client checked out for a transaction or held for an advisory lock has no
   // listener of its own, and an unhandled 'error' event ends the process. So every client gets one
   // for its whole life: the query in flight fails on its own and the pool discards the client.
-  pool.on('error', () => {});
-  trackPool(options.applicationName ?? 'mdq', pool);
+  const name = options.applicationName ?? 'mdq';
+  const log = logConnectionError(name);
+  // pool.end() resolves once it has asked each client to end, not once they have: a server
+  // stopped right after (mdq start's Ctrl-C stops the embedded Postgres last) can still terminate
+  // a client that is ending. Those clients were being closed anyway: no outage to report.
+  const onError = (error: Error) => {
+    if (!pool.ending) log(error);
+  };
+  pool.on('error', onError);
+  trackPool(name, pool);
   pool.on('connect', (client) => {
-    client.on('error', () => {});
+    client.on('error', onError);
   });
   return pool;
 }

@@ -9,6 +9,11 @@ import * as changeOutbox from './migrations/2026-11-23T1000_reliab_change_outbox
 import * as feedWebhooks from './migrations/2026-11-23T1030_feed_webhooks';
 import * as analyticsWashFlags from './migrations/2026-11-23T1100_analytics_wash_flags';
 import * as exportQuota from './migrations/2026-11-23T1100_export_quota';
+import * as feedFloorChanges from './migrations/2026-11-24T1220_feed_floor_changes';
+import * as mediaRenders from './migrations/2026-11-24T1230_media_renders';
+import * as readpathBalancePage from './migrations/2026-11-24T1250_readpath_balance_page';
+import * as feedRankingChanges from './migrations/2026-11-25T1000_feed_ranking_changes';
+import * as readpathReadIndexes from './migrations/2026-11-25T1200_readpath_read_indexes';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +26,11 @@ const migrations: Record<string, Migration> = {
   '2026-11-23T1100_analytics_wash_flags': analyticsWashFlags,
   '2026-11-23T1000_readpath_versions': readpathVersions,
   '2026-11-23T1030_feed_webhooks': feedWebhooks,
+  '2026-11-24T1250_readpath_balance_page': readpathBalancePage,
+  '2026-11-24T1230_media_renders': mediaRenders,
+  '2026-11-24T1220_feed_floor_changes': feedFloorChanges,
+  '2026-11-25T1000_feed_ranking_changes': feedRankingChanges,
+  '2026-11-25T1200_readpath_read_indexes': readpathReadIndexes,
 };
 
 export class MigrationError extends Error {

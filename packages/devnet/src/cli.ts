@@ -1,5 +1,5 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { Command, CommanderError } from 'commander';
 import { streamTransactions } from './chain/stream';
 import { DEFAULT_END_TIME_MS, PRESET_TRANSACTIONS, type Preset } from './config';
 import type { GrpcFaults } from './grpc/grpc-server';
@@ -24,6 +24,8 @@ Chain (generated mode)
   --marketplace-address A   marketplace module address (default 0x6d71)
   --lootbox-address A       lootbox module address (default 0x6d72)
   --checkpoint-every N      versions between simulator checkpoints (default max(10000, count/8))
+  --noise-share S           share (0..0.95) of versions that are APT transfers touching no NFT, as
+                            on mainnet (default 0)
 
 Recorded mode
   --transactions DIR        serve every transaction JSON under DIR (proto-JSON fixtures or REST),
@@ -73,57 +75,108 @@ function faults(rate: string | undefined, seed: number): GrpcFaults | undefined 
   return { seed, breakRate };
 }
 
-/** Entry point of `mdq devnet`. Resolves once the server listens (or the --out file is written). */
+function share(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(n >= 0 && n <= 0.95)) throw new Error(`--noise-share: expected 0..0.95, got ${value}`);
+  return n;
+}
+
+/**
+ * The devnet's options, declared with commander like every other `mdq` command. The help text
+ * stays the hand-written DEVNET_HELP: it groups the knobs by mode, which commander's list cannot.
+ */
+function devnetProgram(): Command {
+  const program = new Command('devnet')
+    .exitOverride()
+    .allowExcessArguments(false)
+    .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: () => {} })
+    .helpOption('-h, --help')
+    .configureHelp({ formatHelp: () => DEVNET_HELP });
+  for (const flag of [
+    '--seed <n>',
+    '--preset <name>',
+    '--scale <name>',
+    '--transactions-count <n>',
+    '--days <d>',
+    '--end-time <t>',
+    '--block-size <n>',
+    '--block-interval-ms <n>',
+    '--live-block-size <k>',
+    '--oldest-version <v>',
+    '--marketplace-address <a>',
+    '--lootbox-address <a>',
+    '--checkpoint-every <n>',
+    '--noise-share <s>',
+    '--transactions <dir>',
+    '--port <p>',
+    '--host <h>',
+    '--grpc-port <p>',
+    '--grpc-fault-rate <r>',
+    '--facts <file>',
+    '--out <file>',
+  ])
+    program.option(flag);
+  return program;
+}
+
+interface DevnetFlags {
+  seed?: string;
+  preset?: string;
+  scale?: string;
+  transactionsCount?: string;
+  days?: string;
+  endTime?: string;
+  blockSize?: string;
+  blockIntervalMs?: string;
+  liveBlockSize?: string;
+  oldestVersion?: string;
+  marketplaceAddress?: string;
+  lootboxAddress?: string;
+  checkpointEvery?: string;
+  noiseShare?: string;
+  transactions?: string;
+  port?: string;
+  host?: string;
+  grpcPort?: string;
+  grpcFaultRate?: string;
+  facts?: string;
+  out?: string;
+}
+
+/**
+ * Entry point of `mdq devnet`. Resolves once the server listens (or the --out file is written);
+ * null after --help. A bad flag throws an Error whose message starts with `--` or commander's
+ * CommanderError (code `commander.*`): both are the operator's to fix.
+ */
 export async function runDevnetCli(argv: string[]): Promise<{ close(): Promise<void> } | null> {
-  const { values } = parseArgs({
-    args: argv,
-    allowPositionals: false,
-    options: {
-      seed: { type: 'string' },
-      preset: { type: 'string' },
-      scale: { type: 'string' },
-      'transactions-count': { type: 'string' },
-      days: { type: 'string' },
-      'end-time': { type: 'string' },
-      'block-size': { type: 'string' },
-      'block-interval-ms': { type: 'string' },
-      'live-block-size': { type: 'string' },
-      'oldest-version': { type: 'string' },
-      'marketplace-address': { type: 'string' },
-      'lootbox-address': { type: 'string' },
-      'checkpoint-every': { type: 'string' },
-      transactions: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'grpc-port': { type: 'string' },
-      'grpc-fault-rate': { type: 'string' },
-      facts: { type: 'string' },
-      out: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(DEVNET_HELP);
-    return null;
+  const program = devnetProgram();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError && error.code === 'commander.helpDisplayed') return null;
+    throw error;
   }
+  const values = program.opts<DevnetFlags>();
   const options: DevnetServerOptions = {
     seed: int('seed', values.seed),
     preset: preset(values.preset ?? values.scale),
-    transactionsCount: int('transactions-count', values['transactions-count']),
+    transactionsCount: int('transactions-count', values.transactionsCount),
     days: int('days', values.days),
-    endTime: parseEndTime(values['end-time']),
-    blockSize: int('block-size', values['block-size']),
-    blockIntervalMs: int('block-interval-ms', values['block-interval-ms']),
-    liveBlockSize: int('live-block-size', values['live-block-size']),
-    oldestVersion: int('oldest-version', values['oldest-version']),
-    marketplaceAddress: values['marketplace-address'],
-    lootboxAddress: values['lootbox-address'],
-    checkpointEvery: int('checkpoint-every', values['checkpoint-every']),
+    endTime: parseEndTime(values.endTime),
+    blockSize: int('block-size', values.blockSize),
+    blockIntervalMs: int('block-interval-ms', values.blockIntervalMs),
+    liveBlockSize: int('live-block-size', values.liveBlockSize),
+    oldestVersion: int('oldest-version', values.oldestVersion),
+    marketplaceAddress: values.marketplaceAddress,
+    lootboxAddress: values.lootboxAddress,
+    checkpointEvery: int('checkpoint-every', values.checkpointEvery),
+    noiseShare: share(values.noiseShare),
     transactionsDir: values.transactions,
     port: int('port', values.port),
     host: values.host,
-    grpcPort: int('grpc-port', values['grpc-port']),
-    grpcFaults: faults(values['grpc-fault-rate'], int('seed', values.seed) ?? 1),
+    grpcPort: int('grpc-port', values.grpcPort),
+    grpcFaults: faults(values.grpcFaultRate, int('seed', values.seed) ?? 1),
   };
   if (values.out !== undefined) {
     const endTime = options.endTime === 'now' ? Math.floor(Date.now() / 1000) * 1000 : options.endTime;

@@ -35,6 +35,11 @@ export interface ChainOptions {
   marketplaceAddress?: string;
   lootboxAddress?: string;
   chainId?: number;
+  /**
+   * Share (0 to 0.95) of versions that are APT transfers touching no NFT, as most of mainnet is.
+   * Default 0: the NFT-only chain.
+   */
+  noiseShare?: number;
 }
 
 export interface ChainConfig {
@@ -51,6 +56,7 @@ export interface ChainConfig {
   /** Long form. */
   lootboxAddress: string;
   chainId: number;
+  noiseShare: number;
   accounts: number;
   collections: number;
   lootboxes: number;
@@ -58,6 +64,12 @@ export interface ChainConfig {
 
 function clamp(x: number, lo: number, hi: number): number {
   return Math.max(lo, Math.min(hi, x));
+}
+
+function share(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0 || value > 0.95)
+    throw new Error(`${name} must be between 0 and 0.95`);
+  return value;
 }
 
 function positiveInt(name: string, value: number): number {
@@ -87,6 +99,7 @@ export function resolveConfig(options: ChainOptions = {}): ChainConfig {
     marketplaceAddress: normalizeAddress(options.marketplaceAddress ?? DEFAULT_MARKETPLACE_ADDRESS),
     lootboxAddress: normalizeAddress(options.lootboxAddress ?? DEFAULT_LOOTBOX_ADDRESS),
     chainId: options.chainId ?? 4,
+    noiseShare: share('noiseShare', options.noiseShare ?? 0),
     accounts: Math.round(clamp(count / 40, 40, 40_000)),
     collections,
     lootboxes: Math.round(clamp(collections / 5, 3, 30)),

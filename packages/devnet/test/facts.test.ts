@@ -104,6 +104,53 @@ describe('facts', () => {
     ).toBeGreaterThan(0);
   });
 
+  it('the listing log replays to the floors at every window start and now', () => {
+    // The floor at T from the log: each open listing's last price before T.
+    const floorAt = (collectionId: string, t: bigint) => {
+      let min: bigint | null = null;
+      for (const l of facts.listings) {
+        if (l.collectionId !== collectionId || (l.end !== null && BigInt(l.end.timestampUs) < t)) continue;
+        const price = l.prices.filter((p) => BigInt(p.timestampUs) < t).at(-1)?.price;
+        if (price !== undefined && (min === null || BigInt(price) < min)) min = BigInt(price);
+      }
+      return min === null ? null : String(min);
+    };
+    const now = BigInt(facts.chain.nowUs) + 1n;
+    for (const c of facts.collections) {
+      expect([c.name, floorAt(c.collectionId, now)]).toEqual([c.name, c.floor.now]);
+      for (const w of ['24h', '7d', '30d'] as const)
+        expect([c.name, w, floorAt(c.collectionId, BigInt(facts.chain.windowStartUs[w]))]).toEqual([
+          c.name,
+          w,
+          c.floor[w],
+        ]);
+    }
+    // Every ListingPlaced/Canceled/Filled event of the chain is in the log, and nothing else.
+    const events = txs.flatMap((tx) =>
+      tx.events.filter((e) => /::events::Listing(Placed|Canceled|Filled)Event$/.test(e.type)),
+    );
+    const logged = facts.listings.reduce((n, l) => n + l.prices.length + (l.end === null ? 0 : 1), 0);
+    expect(logged).toBe(events.length);
+    expect(facts.listings.some((l) => l.prices.length > 1)).toBe(true);
+  });
+
+  it('the collection-offer log matches the offer events and the offer counts', () => {
+    const events = (kind: string) =>
+      txs.flatMap((tx) => tx.events.filter((e) => e.type.endsWith(`::events::CollectionOffer${kind}Event`)));
+    expect(facts.collectionOffers.length).toBe(events('Placed').length);
+    expect(facts.collectionOffers.reduce((n, o) => n + o.filled, 0)).toBe(events('Filled').length);
+    expect(facts.collectionOffers.filter((o) => o.end?.kind === 'cancelled').length).toBe(
+      events('Canceled').length,
+    );
+    const now = BigInt(facts.chain.nowUs);
+    for (const c of facts.collections) {
+      const live = facts.collectionOffers.filter(
+        (o) => o.collectionId === c.collectionId && o.end === null && BigInt(o.expiresUs) > now,
+      );
+      expect([c.name, live.length]).toEqual([c.name, c.collectionOffers.active]);
+    }
+  });
+
   it('lootbox revenue, purchases and minted tiers equal the lootbox events', () => {
     const revenue = new Map<string, bigint>();
     const tiers = new Map<string, number>();

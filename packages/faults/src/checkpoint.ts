@@ -17,14 +17,17 @@ export async function mainCheckpoint(url: string): Promise<number | null> {
   }
 }
 
-/** One count query on a short-lived connection. */
-export async function countRows(url: string, query: string): Promise<number> {
+/** One query on a short-lived connection. */
+export async function queryRows(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => {});
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>(query);
-    return Number(rows[0]?.n ?? 0);
+    return (await client.query(text, params)).rows;
   } finally {
     await client.end();
   }

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FaultKind = 'gap' | 'truncated' | 'throttled' | 'failed' | 'closed' | 'slow';
+type FaultKind = 'gap' | 'truncated' | 'throttled' | 'failed' | 'closed' | 'slow';
 
 export interface FaultProxyOptions {
   /** Fullnode base URL (…/v1) to forward to. */

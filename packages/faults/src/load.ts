@@ -1,5 +1,5 @@
 /** Requests by HTTP status (0: no answer at all, the connection failed). */
-export type StatusCounts = Record<string, number>;
+type StatusCounts = Record<string, number>;
 
 export interface Load {
   counts: StatusCounts;

@@ -39,10 +39,11 @@ describe('a Postgres restart and a ten-second outage under load', () => {
     };
     // The indexer migrates first; the others start on a migrated database.
     processes.push(spawnMdq('indexer', ['indexer'], env));
-    await until('the indexer to commit', async () => (await mainCheckpoint(postgres.url)) !== null);
+    // Minutes on a loaded machine: migrations, then the first batch.
+    await until('the indexer to commit', async () => (await mainCheckpoint(postgres.url)) !== null, 300_000);
     processes.push(spawnMdq('worker', ['worker'], env), spawnMdq('api', ['api'], env));
     apiBase = `http://127.0.0.1:${port}`;
-    await until('the API to serve', async () => (await fetch(`${apiBase}/ready`)).ok);
+    await until('the API to serve', async () => (await fetch(`${apiBase}/ready`)).ok, 300_000);
   });
 
   afterAll(async () => {

@@ -2,4 +2,13 @@ export * from './change-backlog';
 export * from './job-runtime';
 export * from './producer';
 export * from './queues';
-export { createRedis, redisAnswers } from './redis';
+export {
+  createRedis,
+  dedupedRedisSink,
+  type RedisErrorSink,
+  type RedisFailureWriter,
+  redisAnswers,
+  redisErrorSink,
+  reportErrors,
+  stderrRedisSink,
+} from './redis';

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { redisChangeBacklog } from './change-backlog';
 import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, JOB_POLICIES } from './job-runtime';
 import { type CollectionChangedPayload, collectionChangedJobId, DEFAULT_PREFIX, QUEUE_NAMES } from './queues';
+import { type RedisErrorSink, reportErrors, stderrRedisSink } from './redis';
 
 /** What the indexer needs from the job system: say which collections a committed batch touched. */
 export interface ChangeNotifier {
@@ -17,18 +18,22 @@ export interface ChangeNotifier {
  * while the collection's job runs is kept as one follow-up job, created when the run ends
  * (`keepLastIfActive`), so a collection never has two recomputes at once nor more than one waiting.
  * Each change is also marked in the change backlog, which the worker reads to say how old the
- * oldest unprocessed change is.
+ * oldest unprocessed change is. The queue's 'error' events (Redis unreachable) go to `onError`
+ * (default: one stderr line per distinct failure).
  */
 export function bullmqNotifier(
   connection: Redis,
-  options: { prefix?: string; windowMs?: number } = {},
+  options: { prefix?: string; windowMs?: number; onError?: RedisErrorSink } = {},
 ): ChangeNotifier {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  const queue = new Queue<CollectionChangedPayload>(QUEUE_NAMES.collectionChanged, {
-    connection,
-    prefix,
-    defaultJobOptions: JOB_POLICIES[QUEUE_NAMES.collectionChanged],
-  });
+  const queue = reportErrors(
+    options.onError ?? stderrRedisSink,
+    new Queue<CollectionChangedPayload>(QUEUE_NAMES.collectionChanged, {
+      connection,
+      prefix,
+      defaultJobOptions: JOB_POLICIES[QUEUE_NAMES.collectionChanged],
+    }),
+  );
   const backlog = redisChangeBacklog(connection, prefix);
   const delay = options.windowMs ?? DEFAULT_COLLECTION_CHANGED_WINDOW_MS;
   return {

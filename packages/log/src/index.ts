@@ -7,3 +7,13 @@ export {
   type Occurrences,
   truncate,
 } from './failure-log';
+export {
+  createLogger,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+  type LogLine,
+  processLogger,
+  recordingLogger,
+  setProcessLogger,
+} from './logger';

@@ -5,7 +5,9 @@ import {
   type FeedEvent,
   type FeedPosition,
   feedEventsAfter,
-  latestIndexedVersion,
+  feedHead,
+  feedIndexedVersion,
+  indexedEnd,
 } from '@mdq/db';
 
 /** A consumer of live events; called synchronously, in chain order, with each new page. */
@@ -21,14 +23,16 @@ export interface FeedHubOptions {
   onError?: (error: unknown) => void;
 }
 
-/** The end of a version: every event of `version` is at or before it. */
-const endOf = (version: number): FeedPosition => ({ version, eventIndex: 2 ** 31 - 1 });
+const later = (a: FeedPosition, b: FeedPosition) => (comparePositions(a, b) >= 0 ? a : b);
 
 /**
- * One poller per process. It reads the indexer checkpoint (written in the same transaction as the
- * rows, so everything at or below it is committed), reads the new events once, and hands them to
- * every live listener. `head` is the position up to which events have been handed out: a consumer
- * that reads history up to `head` and then listens misses nothing and sees nothing twice.
+ * One poller per process. It reads the indexer checkpoint V (written in the same transaction as
+ * the rows, so everything the indexer wrote at or below it is committed), reads the new events
+ * once, and hands them to every live listener. `head` is the position up to which events have been
+ * handed out: a consumer that reads history up to `head` and then listens misses nothing and sees
+ * nothing twice. Having read everything up to V, the head stands at `indexedEnd(V)`, not at the
+ * end of V: the worker's `ranking_changed` rows of V may still commit, each after the last one
+ * read, so every poll looks past the head even when the checkpoint has not moved.
  */
 export class FeedHub {
   private readonly listeners = new Set<FeedListener>();
@@ -50,8 +54,8 @@ export class FeedHub {
   /** Starts polling on first use: a process nobody streams from reads nothing. */
   async ready(): Promise<FeedPosition> {
     if (!this.position) {
-      const version = await latestIndexedVersion(this.options.db);
-      this.position ??= version === null ? FEED_START : endOf(version);
+      const head = await feedHead(this.options.db);
+      this.position ??= head ?? FEED_START;
     }
     if (!this.timer && !this.stopped) this.schedule();
     return this.position;
@@ -95,13 +99,13 @@ export class FeedHub {
   private async advance(): Promise<void> {
     const start = this.position;
     if (!start) return;
-    const version = await latestIndexedVersion(this.options.db);
-    if (version === null || comparePositions(endOf(version), start) <= 0) return;
+    const version = await feedIndexedVersion(this.options.db);
+    if (version === null) return;
     let at = start;
     for (;;) {
       const page = await feedEventsAfter(this.options.db, at, version, this.pageSize);
       const last = page.at(-1);
-      const next = page.length < this.pageSize || !last ? endOf(version) : last;
+      const next = page.length < this.pageSize || !last ? later(last ?? at, indexedEnd(version)) : last;
       if (comparePositions(next, at) <= 0) break;
       // Position first, then hand out: a listener reacting synchronously sees a consistent head.
       this.position = next;

@@ -1,3 +1,4 @@
+import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import {
   type Db,
   FEED_KINDS,
@@ -9,14 +10,11 @@ import {
 } from '@mdq/db';
 import type { Static } from 'typebox';
 import { collectionIdsOf } from '../lib/resolve';
-import { normalizeAddress } from '../plugins/addresses';
 import { ApiError } from '../plugins/errors';
-import { ADDRESS_PATTERN } from '../schemas/common';
 import type { EventStreamQuery } from '../schemas/events';
 
 export type EventStreamQueryType = Static<typeof EventStreamQuery>;
 
-const ADDRESS = new RegExp(ADDRESS_PATTERN);
 const KINDS = new Set<string>(FEED_KINDS);
 
 function items(value: string | undefined): string[] | undefined {
@@ -31,7 +29,7 @@ function addresses(name: string, value: string | undefined): Set<string> | undef
   const list = items(value);
   if (!list) return undefined;
   for (const v of list) {
-    if (!ADDRESS.test(v)) throw new ApiError(400, 'INVALID_PARAMETER', `'${name}' holds a bad address: ${v}`);
+    if (!isAddress(v)) throw new ApiError(400, 'INVALID_PARAMETER', `'${name}' holds a bad address: ${v}`);
   }
   return new Set(list.map(normalizeAddress));
 }

@@ -1,18 +1,20 @@
+import type { FeedConfig } from '@mdq/config';
 import type { Db, FeedEvent, FeedFilter, FeedPosition } from '@mdq/db';
+import type { Static } from 'typebox';
+import type { FeedEvent as FeedEventSchema } from '../schemas/events';
 import { ConnectionLimits } from './connection-limits';
 import { FeedHub } from './feed-hub';
 import { type FeedSend, FeedSession } from './feed-session';
 
-export interface FeedOptions {
-  /** Checkpoint poll interval (ms). */
-  pollMs: number;
-  /** Open streams per API key and process. */
-  maxConnectionsPerKey: number;
-  /** Live events buffered per consumer before it falls back to reading the database. */
-  maxQueue: number;
-}
+/** The stream settings of the feed block of the configuration (@mdq/config, FeedConfig). */
+export type FeedOptions = Pick<FeedConfig, 'pollMs' | 'maxConnectionsPerKey' | 'maxQueue' | 'heartbeatMs'>;
 
-export const DEFAULT_FEED_OPTIONS: FeedOptions = { pollMs: 250, maxConnectionsPerKey: 20, maxQueue: 2000 };
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The process's one live feed (hub, limits, open streams). */
+    liveFeed: FeedService;
+  }
+}
 
 /** What the SSE and WebSocket routes share: the process's one hub, the limits, open sessions. */
 export class FeedService {
@@ -50,6 +52,11 @@ export class FeedService {
     return this.sessions.size;
   }
 
+  /** Per open stream: how often it was sent back to the database, and its largest live queue. */
+  sessionStats(): { overflows: number; queueHighWater: number }[] {
+    return [...this.sessions].map((s) => ({ overflows: s.overflows, queueHighWater: s.queueHighWater }));
+  }
+
   /** Ends every stream (clients reconnect with their last id) and the poller. */
   async close(): Promise<void> {
     for (const session of this.sessions) session.close();
@@ -57,4 +64,6 @@ export class FeedService {
   }
 }
 
-export const feedData = (event: FeedEvent): string => JSON.stringify(event);
+/** The wire form of an event; `satisfies` holds @mdq/db's FeedEvent to the documented schema. */
+export const feedData = (event: FeedEvent): string =>
+  JSON.stringify(event satisfies Static<typeof FeedEventSchema>);

@@ -38,6 +38,8 @@ export class FeedSession implements FeedListener {
   private closed = false;
   /** Times this session overflowed and went back to the database (observability, tests). */
   overflows = 0;
+  /** The most live events this session ever held queued: never above maxQueue. */
+  queueHighWater = 0;
 
   constructor(private readonly options: FeedSessionOptions) {
     this.cursor = options.after;
@@ -54,6 +56,7 @@ export class FeedSession implements FeedListener {
       this.queue = [];
     } else {
       this.queue.push(...fresh);
+      this.queueHighWater = Math.max(this.queueHighWater, this.queue.length);
     }
     this.notify();
   }
@@ -62,7 +65,17 @@ export class FeedSession implements FeedListener {
     this.closed = true;
     this.leaveHub();
     this.notify();
+    this.markClosed();
   }
+
+  private markClosed: () => void = () => {};
+  /**
+   * Settles on close(): a transport waiting for a stuck client to drain races it, so that a
+   * shutdown or a hang-up never waits on a consumer that stopped reading.
+   */
+  readonly closing = new Promise<void>((resolve) => {
+    this.markClosed = resolve;
+  });
 
   /** Runs until close(); rejects when the database or the transport fails. */
   async run(): Promise<void> {

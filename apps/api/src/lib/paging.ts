@@ -1,6 +1,13 @@
-import type { PageRequest } from '@mdq/db';
+import type { PageRequest, ReadState } from '@mdq/db';
 
-/** The paging part of a validated querystring. */
-export function pageOf(query: { page: number; limit: number; cursor?: string | undefined }): PageRequest {
-  return { page: query.page, limit: query.limit, cursor: query.cursor };
+/**
+ * The paging part of a validated request: page, limit and cursor from its querystring, and the
+ * read version its freshness hook took (totals are counted once per version).
+ */
+export function pageOf(request: {
+  query: { page: number; limit: number; cursor?: string | undefined };
+  readState?: ReadState | undefined;
+}): PageRequest {
+  const { page, limit, cursor } = request.query;
+  return { page, limit, cursor, version: request.readState?.version };
 }

@@ -3,7 +3,7 @@
  * errors break the format (wrong type, bad URL, missing required field); warnings are the creators'
  * recommendations this service can check from the document alone.
  */
-export interface MetadataIssue {
+interface MetadataIssue {
   /** JSON path of the offending value, e.g. `$.properties.files[0].uri`. */
   path: string;
   message: string;

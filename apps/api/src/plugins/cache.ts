@@ -9,6 +9,16 @@ declare module 'fastify' {
 }
 
 /**
+ * If-None-Match with the weak comparison RFC 9110 prescribes for it (`W/` ignored on both sides),
+ * over a comma-separated list or `*`. The one check every conditional route uses.
+ */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+/**
  * Conditional GETs for routes whose data changes at most every few seconds (rankings, lootboxes,
  * listing cards) and for every route of the version-keyed response cache (`readCache`): a weak
  * ETag from a hash of the serialized body, 304 on a matching If-None-Match.
@@ -30,8 +40,7 @@ export function registerConditionalCaching(app: FastifyInstance): void {
       'cache-control',
       seconds === undefined ? 'private, no-cache' : `private, max-age=${seconds}`,
     );
-    const match = request.headers['if-none-match'];
-    if (match?.split(',').some((tag) => tag.trim() === etag || tag.trim() === etag.slice(2))) {
+    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
       reply.code(304);
       return '';
     }

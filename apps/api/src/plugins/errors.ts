@@ -1,6 +1,6 @@
+import { ADDRESS_PATTERN } from '@mdq/chain/address';
 import { createFailureLog, describeError, failureKey } from '@mdq/log';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ADDRESS_PATTERN } from '../schemas/common';
 
 /** The one error envelope every route answers with. */
 export interface ErrorBody {
@@ -55,7 +55,7 @@ const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded|connection error and is not queryable|Client was closed|connect ECONNREFUSED/i;
 
 /** True when the error says the database cannot be reached right now (a 503, not a 500). */
-export function isDatabaseUnavailable(error: { code?: string; message: string }): boolean {
+function isDatabaseUnavailable(error: { code?: string; message: string }): boolean {
   const code = error.code ?? '';
   return UNAVAILABLE.has(code) || code.startsWith('08') || UNAVAILABLE_MESSAGE.test(error.message);
 }

@@ -1,40 +1,62 @@
-import { type Db, type Freshness, readFreshness } from '@mdq/db';
+import { type Db, type Freshness, type ReadState, readState } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * The indexed version and tip, read at most once per `ttlMs` however many requests ask: every
- * answer carries them, so a read per request would double the cost of the cheapest routes. A
- * version can only be older than the truth by `ttlMs`, never newer than what the answer reflects
- * (the headers are read before the route's own query).
+ * The one source of the read state (read version + freshness) for every request of the process.
+ *
+ * - `fresh()`: a reading taken after the call, shared by every request that asked during the same
+ *   event-loop turn (one query per turn, however many requests). A request only joins a query not
+ *   yet sent, so a write committed before the request arrived is always seen: what the response
+ *   cache needs to never serve a stale body.
+ * - `recent()`: the last reading while it is younger than `maxAgeMs`, else a fresh one: enough for
+ *   the freshness headers of an uncached route (read before its own query, so a header is at most
+ *   `maxAgeMs` older than the data and never newer) and for the lag metrics.
  */
-export interface FreshnessSource {
-  current(): Promise<Freshness>;
-}
+export class ReadStateSource {
+  private pending: Promise<ReadState> | null = null;
+  private last: ReadState | null = null;
+  private lastAt = 0;
 
-export function cachedFreshness(db: Db, ttlMs = 250): FreshnessSource {
-  let value: Freshness | null = null;
-  let readAt = 0;
-  let pending: Promise<Freshness> | null = null;
-  return {
-    current() {
-      if (value && Date.now() - readAt < ttlMs) return Promise.resolve(value);
-      pending ??= readFreshness(db)
-        .then((fresh) => {
-          value = fresh;
-          readAt = Date.now();
-          return fresh;
-        })
-        .finally(() => {
-          pending = null;
+  constructor(
+    private readonly db: Db,
+    private readonly maxAgeMs = 250,
+  ) {}
+
+  fresh(): Promise<ReadState> {
+    if (!this.pending) {
+      this.pending = new Promise((resolve, reject) => {
+        setImmediate(() => {
+          this.pending = null;
+          const startedAt = Date.now();
+          readState(this.db).then((state) => {
+            // Readings may finish out of order; the kept one is the latest started.
+            if (startedAt >= this.lastAt) {
+              this.last = state;
+              this.lastAt = startedAt;
+            }
+            resolve(state);
+          }, reject);
         });
-      return pending;
-    },
-  };
+      });
+    }
+    return this.pending;
+  }
+
+  recent(): Promise<ReadState> {
+    if (this.last && Date.now() - this.lastAt < this.maxAgeMs) return Promise.resolve(this.last);
+    return this.fresh();
+  }
+
+  /** The freshness figures alone (metrics). */
+  async current(): Promise<Freshness> {
+    return (await this.recent()).freshness;
+  }
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    freshness?: Freshness;
+    /** The read state this request's answer reflects, taken before the handler read any data. */
+    readState?: ReadState;
   }
 }
 
@@ -42,15 +64,17 @@ declare module 'fastify' {
  * `x-mdq-indexed-version` and `x-mdq-indexed-at` on every answer of the scope: how fresh the data
  * is, the first question a front end has about an NFT API. Read before the handler runs, so the
  * headers never claim a version newer than the data the handler saw (before validation, so a 400
- * carries them too). A failed read leaves the
- * headers out and lets the route itself answer (with 503 when the database is down).
+ * carries them too). A route with the response cache takes a fresh reading, which the cache then
+ * keys its body by: header and body describe the same state. A failed read leaves the headers out
+ * and lets the route itself answer (with 503 when the database is down).
  */
-export function registerFreshnessHeaders(app: FastifyInstance, source: FreshnessSource): void {
+export function registerFreshnessHeaders(app: FastifyInstance, source: ReadStateSource): void {
   app.addHook('preValidation', async (request) => {
-    request.freshness = await source.current().catch(() => undefined);
+    const reading = request.routeOptions.config.readCache ? source.fresh() : source.recent();
+    request.readState = await reading.catch(() => undefined);
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    const fresh = request.freshness;
+    const fresh = request.readState?.freshness;
     if (fresh?.indexedVersion != null) {
       reply.header('x-mdq-indexed-version', String(fresh.indexedVersion));
       if (fresh.indexedAt) reply.header('x-mdq-indexed-at', fresh.indexedAt.toISOString());

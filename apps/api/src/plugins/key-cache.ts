@@ -12,7 +12,7 @@ export interface KeyCacheOptions {
   max?: number;
 }
 
-export interface KeyEntry {
+interface KeyEntry {
   keyId: string;
   limit: number | null;
 }

@@ -1,7 +1,7 @@
 import { chainLagOf } from '@mdq/db';
 import { httpDuration, httpRequests, registry, reportChainLag } from '@mdq/telemetry';
 import type { FastifyInstance } from 'fastify';
-import type { FreshnessSource } from './freshness';
+import type { ReadStateSource } from './freshness';
 
 /**
  * Request rate and latency per route pattern (not per URL: a label per token id would grow without
@@ -10,7 +10,7 @@ import type { FreshnessSource } from './freshness';
  */
 export function registerMetrics(
   app: FastifyInstance,
-  opts: { freshness: FreshnessSource; now: () => Date },
+  opts: { freshness: ReadStateSource; now: () => Date },
 ): void {
   app.addHook('onResponse', async (request, reply) => {
     const labels = {

@@ -2,10 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { QUEUE_NAMES } from '@mdq/jobs';
+import { createRedis, dedupedRedisSink, QUEUE_NAMES, reportErrors } from '@mdq/jobs';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 
 export interface QueueDashboardOptions {
   redisUrl: string;
@@ -13,7 +12,7 @@ export interface QueueDashboardOptions {
   adminKey: string;
 }
 
-export const DASHBOARD_PATH = '/admin/queues';
+const DASHBOARD_PATH = '/admin/queues';
 
 /**
  * bull-board over the worker's queues at /admin/queues: depth, failures with their stack, retry and
@@ -25,10 +24,13 @@ export async function registerQueueDashboard(
   opts: QueueDashboardOptions,
 ): Promise<void> {
   // A connection of its own: the rate limiter's fails fast on purpose, BullMQ's must wait out a blip.
-  const redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
-  redis.on('error', () => {});
-  const queues = Object.values(QUEUE_NAMES).map(
-    (name) => new Queue(name, { connection: redis, prefix: opts.prefix }),
+  // Its failures and its queues': one line per distinct failure with a count, no stack per attempt.
+  const onError = dedupedRedisSink(({ reason, count }) =>
+    app.log.warn({ err: reason, count }, 'queue dashboard: Redis unreachable'),
+  );
+  const redis = createRedis(opts.redisUrl, onError);
+  const queues = Object.values(QUEUE_NAMES).map((name) =>
+    reportErrors(onError, new Queue(name, { connection: redis, prefix: opts.prefix })),
   );
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(DASHBOARD_PATH);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type Db, readVersion } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import type { ReadStateSource } from './freshness';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,8 +13,6 @@ declare module 'fastify' {
     readCache?: boolean;
   }
   interface FastifyRequest {
-    /** The read version taken before the route read any data (so a cached body is never older). */
-    readVersion?: string;
     /** Epoch ms after which this response is no longer true even at the same read version. */
     cacheUntil?: number;
     cacheHit?: boolean;
@@ -28,31 +26,9 @@ interface Entry {
   until: number;
 }
 
-/**
- * One version query per event-loop turn, shared by the requests that asked during that turn. A
- * request only joins a query not yet sent, so the version it gets was read after it arrived: a
- * write committed before the request is always seen.
- */
-export class ReadVersionProbe {
-  private pending: Promise<string> | null = null;
-
-  constructor(private readonly db: Db) {}
-
-  get(): Promise<string> {
-    if (!this.pending) {
-      this.pending = new Promise((resolve, reject) => {
-        setImmediate(() => {
-          this.pending = null;
-          readVersion(this.db).then(resolve, reject);
-        });
-      });
-    }
-    return this.pending;
-  }
-}
-
 export interface ResponseCacheOptions {
-  db: Db;
+  /** The process's one read-state source, shared with the freshness headers. */
+  source: ReadStateSource;
   /** Bodies kept (least recently used dropped first); 0 turns the cache off. */
   entries: number;
   /** The clock the routes use for `cacheUntil`. */
@@ -61,14 +37,14 @@ export interface ResponseCacheOptions {
 
 /**
  * Version-keyed response cache for the read routes that opt in (`config.readCache`). A hit costs
- * one shared version query instead of the route's statements and serialisation; a new indexed
+ * the read-state query the freshness headers take anyway (fresh for these routes, one per
+ * event-loop turn) instead of the route's statements and serialisation; a new indexed
  * version or any other committed write changes the version, so the next request recomputes. Weak ETags name
  * the body; `Cache-Control: private, no-cache` lets clients revalidate cheaply (304) without ever
  * reusing a stale body on their own.
  */
 export function registerResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
   if (options.entries <= 0) return;
-  const probe = new ReadVersionProbe(options.db);
   const cache = new LRUCache<string, Entry>({
     max: options.entries,
     // Bounded by bytes too: a few large pages must not hold the heap.
@@ -78,8 +54,9 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
 
   app.addHook('preHandler', async (request, reply) => {
     if (!request.routeOptions.config.readCache) return;
-    const version = await probe.get();
-    request.readVersion = version;
+    // Taken by the freshness hook before validation; a scope without that hook reads its own.
+    request.readState ??= await options.source.fresh();
+    const version = request.readState.version;
     const entry = cache.get(request.url);
     if (!entry || entry.version !== version || options.now().getTime() >= entry.until) return;
     request.cacheHit = true;
@@ -89,14 +66,14 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.routeOptions.config.readCache || request.cacheHit || request.readVersion === undefined) {
+    if (!request.routeOptions.config.readCache || request.cacheHit || request.readState === undefined) {
       return payload;
     }
     if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
     reply.header('etag', etag);
     cache.set(request.url, {
-      version: request.readVersion,
+      version: request.readState.version,
       body: payload,
       etag,
       until: request.cacheUntil ?? Number.POSITIVE_INFINITY,

@@ -25,6 +25,12 @@ import {
   TraitFloors,
   TraitFloorsQuery,
 } from '../schemas/analytics';
+import {
+  HISTORY_EXAMPLE,
+  STATS_EXAMPLE,
+  TOP_TRADERS_EXAMPLE,
+  TRAIT_FLOORS_EXAMPLE,
+} from '../schemas/analytics-examples';
 import { ERRORS } from '../schemas/common';
 import type { RouteDeps } from './deps';
 
@@ -56,7 +62,7 @@ async function freshnessOf(
   db: Db,
   request: FastifyRequest,
 ): Promise<{ indexedVersion: number | null; indexedAt: string | null }> {
-  const fresh = request.freshness ?? (await readFreshness(db));
+  const fresh = request.readState?.freshness ?? (await readFreshness(db));
   return { indexedVersion: fresh.indexedVersion, indexedAt: fresh.indexedAt?.toISOString() ?? null };
 }
 
@@ -78,7 +84,7 @@ export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now 
         description:
           'Wash-flagged sales are left out of volume, sales, average, median and traders unless includeFlagged=true (flaggedSales / flaggedVolume always say how many there were).',
         querystring: StatsQuery,
-        response: { 200: Fresh(CollectionStats), ...ERRORS },
+        response: { 200: Fresh(CollectionStats, STATS_EXAMPLE), ...ERRORS },
       },
     },
     async (request) => {
@@ -100,7 +106,7 @@ export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now 
         tags,
         summary: 'Chart data per hour or day: sale OHLC, volume, sales and floor at the bucket end, gap-free',
         querystring: HistoryQuery,
-        response: { 200: Fresh(CollectionHistory), ...ERRORS },
+        response: { 200: Fresh(CollectionHistory, HISTORY_EXAMPLE), ...ERRORS },
       },
     },
     async (request) => {
@@ -135,7 +141,7 @@ export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now 
         tags,
         summary: 'Every trait value with its token count, share, live floor and last sale',
         querystring: TraitFloorsQuery,
-        response: { 200: Fresh(TraitFloors), ...ERRORS },
+        response: { 200: Fresh(TraitFloors, TRAIT_FLOORS_EXAMPLE), ...ERRORS },
       },
     },
     async (request) => {
@@ -157,7 +163,7 @@ export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now 
         tags,
         summary: "The collection's top buyers and sellers by volume in a window",
         querystring: TopTradersQuery,
-        response: { 200: Fresh(TopTraders), ...ERRORS },
+        response: { 200: Fresh(TopTraders, TOP_TRADERS_EXAMPLE), ...ERRORS },
       },
     },
     async (request) => {

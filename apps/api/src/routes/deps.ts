@@ -1,4 +1,5 @@
 import type { Db } from '@mdq/db';
+import type { ReadStateSource } from '../plugins/freshness';
 
 /**
  * Resolves (fetches and caches) a collection's image URI; the worker provides the real one. It
@@ -11,6 +12,8 @@ export type CollectionUriResolver = (collectionId: string) => Promise<unknown>;
 export interface RouteDeps {
   db: Db;
   readDb: Db;
+  /** The process's read state (version + freshness), taken once per request before the handler. */
+  readState: ReadStateSource;
   resolveCollectionUri?: CollectionUriResolver | undefined;
   /** The service's "now" for statuses and windows; tests pin it to a chain's end. */
   now: () => Date;

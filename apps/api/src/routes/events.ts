@@ -6,11 +6,10 @@ import { feedFilterOf, feedStartOf } from '../feed/feed-request';
 import { type FeedService, feedData } from '../feed/feed-service';
 import { ApiError } from '../plugins/errors';
 import { ERRORS } from '../schemas/common';
-import { EventStreamQuery } from '../schemas/events';
+import { EventStreamQuery, FeedEvent } from '../schemas/events';
 import type { RouteDeps } from './deps';
 
 const tags = ['events'];
-const HEARTBEAT_MS = 15_000;
 const WS_HIGH_WATER = 1 << 20;
 
 /** Resolves once the socket can take more (or is gone): the session waits, its queue fills. */
@@ -41,10 +40,16 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
       schema: {
         tags,
         summary:
-          'Live feed (Server-Sent Events): market, token and lootbox events in chain order, resumable with Last-Event-ID or ?since=',
+          'Live feed (Server-Sent Events): market, token, lootbox, floor and ranking events in chain order, resumable with Last-Event-ID or ?since=',
         querystring: EventStreamQuery,
         produces: ['text/event-stream'],
-        response: { ...ERRORS },
+        response: {
+          200: {
+            description: 'a stream of `id: <event id>` + `data: <event JSON>` blocks',
+            content: { 'text/event-stream': { schema: FeedEvent } },
+          },
+          ...ERRORS,
+        },
       },
     },
     async (request, reply) => {
@@ -62,9 +67,10 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
       });
       raw.write('retry: 1000\n\n');
       const session = feed.open(filter, after, async (event) => {
-        if (!raw.write(`id: ${event.id}\ndata: ${feedData(event)}\n\n`)) await drained(reply);
+        if (!raw.write(`id: ${event.id}\ndata: ${feedData(event)}\n\n`))
+          await Promise.race([drained(reply), session.closing]);
       });
-      const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
+      const heartbeat = setInterval(() => raw.write(': ping\n\n'), feed.options.heartbeatMs);
       const end = () => {
         clearInterval(heartbeat);
         session.close();
@@ -77,7 +83,10 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
         .catch((error: unknown) => request.log.warn({ err: error }, 'event stream ended by an error'))
         .finally(() => {
           end();
-          raw.end();
+          // A client that stopped reading would hold the connection (and a shutdown) open: cut it;
+          // it resumes from its last id like any dropped stream.
+          if (raw.writableNeedDrain) raw.destroy();
+          else raw.end();
         });
     },
   );
@@ -96,7 +105,8 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
       config: { apiKeyInQuery: true },
       schema: {
         tags,
-        summary: 'Live feed over WebSocket: the same events, filters and resume (?since=) as the SSE stream',
+        summary:
+          'Live feed over WebSocket: the same events (one JSON message each), filters and resume (?since=) as the SSE stream',
         querystring: EventStreamQuery,
         response: { ...ERRORS },
       },
@@ -124,7 +134,11 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
         if (socket.readyState !== socket.OPEN) return;
         const data = feedData(event);
         if (socket.bufferedAmount < WS_HIGH_WATER) socket.send(data);
-        else await new Promise<void>((resolve) => socket.send(data, () => resolve()));
+        else
+          await Promise.race([
+            new Promise<void>((resolve) => socket.send(data, () => resolve())),
+            session.closing,
+          ]);
       });
       const end = () => {
         session.close();
@@ -137,7 +151,8 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
         .catch((error: unknown) => request.log.warn({ err: error }, 'event socket ended by an error'))
         .finally(() => {
           end();
-          socket.close(1001, 'stream ended');
+          if (socket.bufferedAmount >= WS_HIGH_WATER) socket.terminate();
+          else socket.close(1001, 'stream ended');
         });
     },
   );

@@ -1,10 +1,10 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { normalizeAddress } from '@mdq/chain/address';
 import { addExportRows, type ExportFormat, exportRowsUsed, openExport } from '@mdq/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { collectionIdsOf } from '../lib/resolve';
-import { normalizeAddress } from '../plugins/addresses';
 import { ApiError } from '../plugins/errors';
 import { ERRORS } from '../schemas/common';
 import { ExportParams, ExportQuery } from '../schemas/export';
@@ -16,7 +16,7 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 
 /** `Accept-Encoding` names gzip (or `*`) without `q=0`. */
-export function acceptsGzip(header: string | undefined): boolean {
+function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
   return header.split(',').some((part) => {
     const [coding, ...params] = part.trim().split(';');

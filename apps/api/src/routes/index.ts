@@ -17,7 +17,7 @@ import { webhookRoutes } from './webhooks';
 export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   registerAddressNormalization(app);
   // Before the conditional-caching hook: it stores the body that hook may turn into a 304.
-  registerResponseCache(app, { db: deps.readDb, entries: deps.cacheEntries ?? 10_000, now: deps.now });
+  registerResponseCache(app, { source: deps.readState, entries: deps.cacheEntries ?? 10_000, now: deps.now });
   registerConditionalCaching(app);
   // Probe route so that clients and tests can check a key without touching data.
   app.get('/whoami', { schema: { hide: true } }, async (request) => ({ data: { keyId: request.apiKeyId } }));

@@ -95,7 +95,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
     },
     async (request) => {
       const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);
-      return raritiesOfCollections(db, ids, pageOf(request.query));
+      return raritiesOfCollections(db, ids, pageOf(request));
     },
   );
 }

@@ -1,18 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
-  bestBidForToken,
   bidsOfBuyer,
   bidsOfCollections,
-  collectionFloor,
   findTokenById,
+  listingCardParts,
   listingCards,
   listingsOfCollections,
   listingsOfSeller,
-  listingsOfToken,
-  recentSalesOfToken,
   searchMarket,
-  tokenOwners,
-  tokenRarity,
   tokenTimeline,
   totalListingCards,
   userMarketActivity,
@@ -57,7 +52,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
     async (request) => {
       const token = await findTokenById(db, request.query.tokenId);
       if (!token) throw new ApiError(404, 'TOKEN_NOT_FOUND', `no token ${request.query.tokenId}`);
-      return tokenTimeline(db, token.tokenId, null, pageOf(request.query));
+      return tokenTimeline(db, token.tokenId, null, pageOf(request));
     },
   );
 
@@ -74,18 +69,11 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
     },
     async (request) => {
       const { tokenId, tokenStandard } = request.query;
-      const token = await findTokenById(db, tokenId);
-      if (!token || token.tokenStandard !== tokenStandard) {
+      const parts = await listingCardParts(db, tokenId, now());
+      if (!parts || parts.token.tokenStandard !== tokenStandard) {
         throw new ApiError(404, 'TOKEN_NOT_FOUND', `no ${tokenStandard} token ${tokenId}`);
       }
-      const [listings, owners, floorPrice, bestBid, sales, rarity] = await Promise.all([
-        listingsOfToken(db, tokenId),
-        tokenOwners(db, tokenId),
-        collectionFloor(db, token.collectionId),
-        bestBidForToken(db, tokenId, token.collectionId, now()),
-        recentSalesOfToken(db, tokenId, 20),
-        tokenRarity(db, tokenId),
-      ]);
+      const { token, listings, owners, floorPrice, bestBid, sales, rarity } = parts;
       const listing = listings[0] ?? null;
       // The best bid is the only part that moves with the clock: cached until it expires.
       if (bestBid?.expiresAt) request.cacheUntil = Date.parse(bestBid.expiresAt);
@@ -118,7 +106,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
     },
     async (request) => {
       const ids = await collectionIdsOfPairOrLootbox(db, request.query);
-      return listingsOfCollections(db, ids, pageOf(request.query));
+      return listingsOfCollections(db, ids, pageOf(request));
     },
   );
 
@@ -134,7 +122,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
     },
     async (request) => {
       const ids = await collectionIdsOfPairOrLootbox(db, request.query);
-      return bidsOfCollections(db, ids, pageOf(request.query), now());
+      return bidsOfCollections(db, ids, pageOf(request), now());
     },
   );
 
@@ -168,7 +156,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
     },
     async (request) => {
       const { byPopular, page, limit, cursor, ...filter } = request.query;
-      return listingCards(db, filter, byPopular, pageOf({ page, limit, cursor }));
+      return listingCards(db, filter, byPopular, pageOf(request));
     },
   );
 
@@ -197,7 +185,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       },
       config: { readCache: true },
     },
-    async (request) => userMarketActivity(db, request.query.address, pageOf(request.query)),
+    async (request) => userMarketActivity(db, request.query.address, pageOf(request)),
   );
 
   app.get(
@@ -211,7 +199,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       },
       config: { readCache: true },
     },
-    async (request) => listingsOfSeller(db, request.query.address, pageOf(request.query)),
+    async (request) => listingsOfSeller(db, request.query.address, pageOf(request)),
   );
 
   app.get(
@@ -224,7 +212,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         response: { 200: ListOf(Bid), ...ERRORS },
       },
     },
-    async (request) => bidsOfBuyer(db, request.query.address, pageOf(request.query), now()),
+    async (request) => bidsOfBuyer(db, request.query.address, pageOf(request), now()),
   );
 
   app.get(
@@ -238,6 +226,6 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       },
       config: { readCache: true },
     },
-    async (request) => userPurchases(db, request.query.address, pageOf(request.query)),
+    async (request) => userPurchases(db, request.query.address, pageOf(request)),
   );
 }

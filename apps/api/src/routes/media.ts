@@ -1,12 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { normalizeAddress } from '@mdq/chain/address';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { normalizeAddress } from '../plugins/addresses';
+import { matchesIfNoneMatch } from '../plugins/cache';
 import { ApiError } from '../plugins/errors';
 import { Address, ErrorBody } from '../schemas/common';
 
-export type MediaWidth = 64 | 256 | 512 | 1024;
-export type MediaFormat = 'webp' | 'avif' | 'png';
+type MediaWidth = 64 | 256 | 512 | 1024;
+type MediaFormat = 'webp' | 'avif' | 'png';
 
 /** The worker's renderer (apps/worker createMediaRenderer), injected so the API holds no image code. */
 export interface MediaService {
@@ -69,8 +70,7 @@ export async function mediaRoutes(scope: FastifyInstance, media: MediaService | 
         .header('etag', thumbnail.etag)
         .header('cache-control', CACHE_CONTROL)
         .header('x-media-cache', thumbnail.fromCache ? 'hit' : 'miss');
-      const match = request.headers['if-none-match'];
-      if (match?.split(',').some((tag) => tag.trim() === thumbnail.etag)) {
+      if (matchesIfNoneMatch(request.headers['if-none-match'], thumbnail.etag)) {
         return (reply as unknown as FastifyReply).code(304).send();
       }
       return (reply as unknown as FastifyReply).send(thumbnail.body);

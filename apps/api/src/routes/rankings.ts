@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
+import { pageOf } from '../lib/paging';
 import { ERRORS, ListOf } from '../schemas/common';
 import { CollectionRankingQuery, RankedCollection, RankedLootbox, RankingQuery } from '../schemas/rankings';
 import type { RouteDeps } from './deps';
@@ -42,10 +43,7 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
         config: { readCache: true, cacheSeconds: 60 },
       },
       async (request) =>
-        rankingPage(db, request.query.includeFlagged ? `${ranking}_with_flagged` : ranking, {
-          page: request.query.page,
-          limit: request.query.limit,
-        }),
+        rankingPage(db, request.query.includeFlagged ? `${ranking}_with_flagged` : ranking, pageOf(request)),
     );
   }
 
@@ -60,8 +58,7 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
       },
       config: { cacheSeconds: 30 },
     },
-    async (request) =>
-      lootboxRanking(db, 'recent', { page: request.query.page, limit: request.query.limit }, now()),
+    async (request) => lootboxRanking(db, 'recent', pageOf(request), now()),
   );
 
   app.get(
@@ -75,7 +72,6 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
       },
       config: { cacheSeconds: 30 },
     },
-    async (request) =>
-      lootboxRanking(db, 'upcoming', { page: request.query.page, limit: request.query.limit }, now()),
+    async (request) => lootboxRanking(db, 'upcoming', pageOf(request), now()),
   );
 }

@@ -62,7 +62,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
           collectionIds,
           serviceInfo: q.serviceInfo,
         },
-        pageOf(q),
+        pageOf(request),
       );
     },
   );
@@ -80,7 +80,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
     },
     async (request) => {
       const lootbox = await lootboxById(db, request.query.lootboxId);
-      return tokensOfLootbox(db, lootbox.lootboxId, pageOf(request.query));
+      return tokensOfLootbox(db, lootbox.lootboxId, pageOf(request));
     },
   );
 
@@ -97,7 +97,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
     },
     async (request) => {
       const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);
-      return tokensOfCollections(db, ids, pageOf(request.query));
+      return tokensOfCollections(db, ids, pageOf(request));
     },
   );
 
@@ -114,7 +114,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
     },
     async (request) => {
       const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
-      return tokensOfLootbox(db, lootbox.lootboxId, pageOf(request.query));
+      return tokensOfLootbox(db, lootbox.lootboxId, pageOf(request));
     },
   );
 
@@ -159,7 +159,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       const token = await findTokenByName(db, q);
       if (!token)
         throw new ApiError(404, 'TOKEN_NOT_FOUND', `no token '${q.tokenName}' in '${q.collection}'`);
-      return tokenTimeline(db, token.tokenId, q.propertyVersion, pageOf(q));
+      return tokenTimeline(db, token.tokenId, q.propertyVersion, pageOf(request));
     },
   );
 

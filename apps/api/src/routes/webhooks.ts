@@ -3,7 +3,6 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   findWebhookEndpoint,
-  latestIndexedVersion,
   listWebhookDeliveries,
   listWebhookEndpoints,
   setWebhookStatus,
@@ -49,9 +48,7 @@ export async function webhookRoutes(scope: FastifyInstance, { db }: RouteDeps): 
     },
     async (request, reply) => {
       const filter = await feedFilterOf(db, request.body);
-      const since = feedStartOf(undefined, request.body.since);
-      const head = await latestIndexedVersion(db);
-      const after = since ?? { version: head ?? -1, eventIndex: 2 ** 31 - 1 };
+      const after = feedStartOf(undefined, request.body.since);
       const created = await createWebhookEndpoint(db, {
         keyId: keyOf(request),
         url: request.body.url,

@@ -68,13 +68,14 @@ export const TopTradersQuery = Type.Object({
   includeFlagged: IncludeFlagged,
 });
 
-export const Freshness = Type.Object({
+const Freshness = Type.Object({
   indexedVersion: Nullable(Type.Integer({ description: 'highest chain version the answer reflects' })),
   indexedAt: Nullable(IsoTime),
 });
 
-/** Analytics answers carry how fresh they are next to the data. */
-export const Fresh = <T extends TSchema>(item: T) => Type.Object({ data: item, freshness: Freshness });
+/** Analytics answers carry how fresh they are next to the data; `example` goes into the OpenAPI document. */
+export const Fresh = <T extends TSchema>(item: T, example: unknown) =>
+  Type.Object({ data: item, freshness: Freshness }, { examples: [example] });
 
 const Ratio = Nullable(Type.Number());
 
@@ -107,7 +108,7 @@ export const CollectionStats = Type.Object({
   burned: U64Out,
 });
 
-export const HistoryBucket = Type.Object({
+const HistoryBucket = Type.Object({
   start: IsoTime,
   open: Nullable(U64Out),
   high: Nullable(U64Out),
@@ -124,7 +125,7 @@ export const CollectionHistory = Type.Object({
   buckets: Type.Array(HistoryBucket),
 });
 
-export const TraitFloor = Type.Object({
+const TraitFloor = Type.Object({
   traitType: Type.String(),
   value: Type.String(),
   count: Type.Integer(),

@@ -1,24 +1,14 @@
+import { ADDRESS_PATTERN } from '@mdq/chain/address';
 import { type TSchema, Type } from 'typebox';
 
 /** Short or mixed-case `0x…` forms are accepted here and normalized to long form by plugins/addresses. */
-export const ADDRESS_PATTERN = '^0[xX][0-9a-fA-F]{1,64}$';
-
 export const Address = (description: string) => Type.String({ pattern: ADDRESS_PATTERN, description });
 export const LongAddress = Type.String({ description: 'AIP-40 long form: 0x + 64 lowercase hex' });
-/** A u64 amount in the smallest unit, as a decimal string (never a JSON number). */
-export const U64 = Type.String({
-  pattern: '^[0-9]{1,20}$',
-  description: 'u64 in the smallest unit, decimal string',
-});
 export const U64Out = Type.String({ description: 'u64 in the smallest unit, decimal string' });
 export const IsoTime = Type.String({ format: 'date-time', description: 'ISO-8601 UTC' });
 export const Name = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-export const TokenStandard = Type.Union([Type.Literal('v1'), Type.Literal('v2')], {
-  description: 'token standard',
-});
 
 /** page / limit / cursor with the spec's default page size for the route; at most 100. */
 export function pageQuery(defaultLimit: number) {
@@ -40,7 +30,7 @@ export function pageQuery(defaultLimit: number) {
   };
 }
 
-export const Pagination = Type.Object({
+const Pagination = Type.Object({
   page: Type.Integer(),
   limit: Type.Integer(),
   total: Type.Integer(),
@@ -62,6 +52,20 @@ export const ErrorBody = Type.Object({
 /** The error statuses every authenticated data route can answer. */
 export const ERRORS = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
+/**
+ * Set on every token and collection by the thumbnail-urls hook (optional here only because the
+ * row mappers do not produce it).
+ */
+export const ThumbnailUrl = Type.Optional(
+  Nullable(
+    Type.String({
+      format: 'uri',
+      description:
+        'absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI',
+    }),
+  ),
+);
+
 export const TokenSummary = Type.Object({
   tokenId: LongAddress,
   tokenName: Type.String(),
@@ -71,6 +75,7 @@ export const TokenSummary = Type.Object({
   collectionId: Type.String(),
   collectionUrl: Nullable(Type.String()),
   tokenUri: Nullable(Type.String()),
+  thumbnailUrl: ThumbnailUrl,
   description: Nullable(Type.String()),
   supply: Nullable(U64Out),
   maximum: Nullable(U64Out),
@@ -118,6 +123,7 @@ export const ListingCard = Type.Object({
   collection: Nullable(Type.String()),
   collectionId: Nullable(Type.String()),
   tokenUri: Nullable(Type.String()),
+  thumbnailUrl: ThumbnailUrl,
   seller: Nullable(Type.String()),
   price: U64Out,
   coinType: Type.String(),

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import {
-  ActivityEntry,
   Address,
   Bid,
   IsoTime,
@@ -8,6 +7,7 @@ import {
   Name,
   Nullable,
   pageQuery,
+  ThumbnailUrl,
   TokenSummary,
   U64Out,
 } from './common';
@@ -47,6 +47,7 @@ export const SearchResult = Type.Object({
       collection: Type.String(),
       creator: Type.String(),
       collectionUrl: Nullable(Type.String()),
+      thumbnailUrl: ThumbnailUrl,
       tokenStandard: Type.String(),
       score: Type.Number({ description: 'trigram similarity 0..1' }),
     }),
@@ -60,6 +61,7 @@ export const SearchResult = Type.Object({
       collectionId: Type.String(),
       creator: Nullable(Type.String()),
       tokenUri: Nullable(Type.String()),
+      thumbnailUrl: ThumbnailUrl,
       score: Type.Number(),
     }),
   ),
@@ -115,5 +117,3 @@ export const ListingCardDetail = Type.Object({
   priceHistory: Type.Array(Sale),
   rarityRank: Nullable(Type.Integer()),
 });
-
-export { ActivityEntry, Bid, ListingCard };

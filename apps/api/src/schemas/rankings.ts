@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { IsoTime, Lootbox, Nullable } from './common';
+import { IsoTime, Lootbox, Nullable, ThumbnailUrl } from './common';
 
 /**
  * The spec allows 1, 10 or 100. An integer enum (not Type.Enum, which emits no `type`) so that Ajv
@@ -29,6 +29,7 @@ export const RankedCollection = Type.Object({
   collection: Nullable(Type.String()),
   creator: Nullable(Type.String()),
   collectionUrl: Nullable(Type.String()),
+  thumbnailUrl: ThumbnailUrl,
   lootboxId: Nullable(Type.Integer()),
   score: Type.Number(),
   metrics: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Address, IsoTime, Lootbox, Name, Nullable, pageQuery, U64, U64Out } from './common';
+import { Address, IsoTime, Lootbox, Name, Nullable, pageQuery, ThumbnailUrl, U64Out } from './common';
 
 const PropertyVersion = Type.String({
   pattern: '^[0-9]{1,20}$',
@@ -33,6 +33,7 @@ export const TokenBalance = Type.Object({
   collection: Nullable(Type.String()),
   collectionId: Nullable(Type.String()),
   tokenUri: Nullable(Type.String()),
+  thumbnailUrl: ThumbnailUrl,
   owner: Type.String(),
   amount: U64Out,
   isSoulbound: Type.Boolean(),
@@ -84,6 +85,7 @@ export const CollectionFacts = Type.Object({
   creator: Type.String(),
   collection: Type.String(),
   collectionUrl: Nullable(Type.String()),
+  thumbnailUrl: ThumbnailUrl,
   lootboxId: Nullable(Type.Integer()),
   description: Nullable(Type.String()),
   currentSupply: Type.String({ description: 'live (unburned) tokens, decimal string' }),
@@ -139,5 +141,3 @@ export const TokenTraits = Type.Object({
     }),
   ),
 });
-
-export { LootboxId, PropertyVersion, U64 };

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's Chromium, which .ci/run installs; MDQ_CHROMIUM points elsewhere. */
-export const CHROMIUM = process.env['MDQ_CHROMIUM'] ?? '/usr/bin/chromium';
+const CHROMIUM = process.env['MDQ_CHROMIUM'] ?? '/usr/bin/chromium';
 
 /** Whether browser tests can run here; under CI=true a missing browser is an error, never a skip. */
 export function chromiumAvailable(): boolean {

@@ -20,7 +20,22 @@ export class SseConsumer {
   readonly got = received();
   private abort: AbortController | null = null;
   private reading: Promise<void> | null = null;
+  private gate: Promise<void> | null = null;
+  private openGate: (() => void) | null = null;
   connections = 0;
+
+  /** Stops reading the socket: the server's writes back up as for a client that cannot keep up. */
+  pause(): void {
+    this.gate ??= new Promise((resolve) => {
+      this.openGate = resolve;
+    });
+  }
+
+  resume(): void {
+    this.openGate?.();
+    this.gate = null;
+    this.openGate = null;
+  }
 
   constructor(
     private readonly key: string,
@@ -43,6 +58,7 @@ export class SseConsumer {
       let buffer = '';
       try {
         for (;;) {
+          if (this.gate) await this.gate;
           const { value, done } = await reader.read();
           if (done) return;
           buffer += value;

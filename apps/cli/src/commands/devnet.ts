@@ -17,8 +17,11 @@ export function devnetCommand(program: Command): void {
       } catch (error) {
         // Argument mistakes (unknown flag, bad number) are the operator's to fix: one line, exit 2.
         const code = (error as { code?: string }).code ?? '';
-        const message = error instanceof Error ? error.message : String(error);
-        if (code.startsWith('ERR_PARSE_ARGS') || message.startsWith('--')) throw new UsageError(message);
+        // commander words its own messages "error: unknown option '--x'"; mdq prefixes its own.
+        const message = (error instanceof Error ? error.message : String(error))
+          .replace(/^error: /, '')
+          .replace(/\s*\n\s*/g, ' ');
+        if (code.startsWith('commander.') || message.startsWith('--')) throw new UsageError(message);
         throw error;
       }
       if (server) onShutdown([server.close]);

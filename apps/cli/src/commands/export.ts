@@ -1,3 +1,4 @@
+import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import { loadConfig } from '@mdq/config';
 import type { Command } from 'commander';
 import { UsageError } from '../runtime/fail';
@@ -15,13 +16,10 @@ interface ExportOptions {
   resume?: boolean;
 }
 
-const ADDRESS = /^0[xX][0-9a-fA-F]{1,64}$/;
-
 function address(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!ADDRESS.test(value))
-    throw new UsageError(`${flag} must be a 0x-prefixed hex address (got "${value}")`);
-  return `0x${value.slice(2).toLowerCase().padStart(64, '0')}`;
+  if (!isAddress(value)) throw new UsageError(`${flag} must be a 0x-prefixed hex address (got "${value}")`);
+  return normalizeAddress(value);
 }
 
 function integer(value: string | undefined, flag: string, min: number): number | undefined {

@@ -50,13 +50,12 @@ export function webhooksCommand(program: Command): void {
         ...(opts['marketplace'] ? { marketplaces: list(opts['marketplace']) } : {}),
       };
       await withDb(async (db) => {
-        const { createWebhookEndpoint, latestIndexedVersion } = await import('@mdq/db');
-        const head = await latestIndexedVersion(db);
+        const { createWebhookEndpoint } = await import('@mdq/db');
         const created = await createWebhookEndpoint(db, {
           keyId: opts['keyId'] ?? '',
           url: opts['url'] ?? '',
           filter,
-          after: start ?? { version: head ?? -1, eventIndex: 2 ** 31 - 1 },
+          after: start ?? null,
         });
         console.log(
           `endpoint: ${created.endpointId}\nsecret: ${created.secret}\n(store it now: it is not shown again)`,

@@ -1,6 +1,7 @@
 import { loadConfig } from '@mdq/config';
 import type { Command } from 'commander';
 import { onShutdown } from '../runtime/lifecycle';
+import { configureLogging } from '../runtime/log';
 
 export function workerCommand(program: Command): void {
   program
@@ -8,18 +9,23 @@ export function workerCommand(program: Command): void {
     .description('Run the job processors and schedulers (BullMQ on Redis, in-process without one)')
     .action(async () => {
       const config = loadConfig();
+      configureLogging(config);
       const [
         { startWorker },
         { resolveDatabase },
         { resolveRedisUrl },
         { gateways },
         { serveMetricsIfAsked },
+        { webhookSettings },
+        { mediaRendererFor },
       ] = await Promise.all([
         import('@mdq/worker'),
         import('../runtime/database'),
         import('../runtime/redis'),
         import('../runtime/gateways'),
         import('../runtime/metrics'),
+        import('../runtime/webhook-settings'),
+        import('../runtime/media'),
       ]);
       const database = await resolveDatabase(config, { mayStart: false, migrate: true });
       const redisUrl = await resolveRedisUrl(config);
@@ -28,6 +34,9 @@ export function workerCommand(program: Command): void {
         redisUrl,
         prefix: config.queuePrefix,
         uri: gateways(config),
+        webhooks: webhookSettings(config),
+        // Pre-renders into the cache directory the API serves from (MDQ_MEDIA_CACHE_DIR).
+        media: await mediaRendererFor(config, database.db),
       });
       const metrics = await serveMetricsIfAsked(config, database.db);
       console.log(`mdq worker running (${worker.mode})${metrics ? `, metrics at ${metrics.url}` : ''}`);

@@ -45,7 +45,7 @@ interface ResumePoint {
 const TAIL_BYTES = 4 << 20;
 
 /** Where an earlier run of the same export stopped, read from the end of its file. */
-export async function resumePoint(
+async function resumePoint(
   file: string,
   dataset: ExportDatasetName,
   format: ExportFormat,

@@ -4,16 +4,16 @@ import {
   createDecoder,
   fullnodeSource,
   grpcSource,
-  type IndexerLog,
   runIndexer,
   watchChainTip,
 } from '@mdq/indexer';
-import { bullmqNotifier, type ChangeNotifier, createRedis, noopNotifier } from '@mdq/jobs';
-import { createFailureLog, describeError, failureKey } from '@mdq/log';
+import { bullmqNotifier, type ChangeNotifier, createRedis, dedupedRedisSink, noopNotifier } from '@mdq/jobs';
+import { createFailureLog, type Logger } from '@mdq/log';
 import { observeIndexerBatch } from '@mdq/telemetry';
 import { resolveDatabase } from '../runtime/database';
 import { UsageError } from '../runtime/fail';
 import { onShutdown } from '../runtime/lifecycle';
+import { componentLogger, configureLogging } from '../runtime/log';
 import { serveMetricsIfAsked } from '../runtime/metrics';
 import { indexerProgress } from '../runtime/progress';
 import { resolveRedisUrl } from '../runtime/redis';
@@ -30,6 +30,8 @@ export interface IndexerFlags {
 
 export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
   const config = loadConfig();
+  configureLogging(config);
+  const log = componentLogger('indexer');
   if (!config.fullnodeUrl) {
     throw new UsageError(
       'APTOS_FULLNODE_URL is not set (start a devnet with `pnpm mdq devnet`, or use `pnpm mdq start`)',
@@ -45,36 +47,39 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
   const startVersion = followFrom ?? config.startVersion;
   const database = await resolveDatabase(config, { mayStart: false, migrate: true });
   const redisUrl = await resolveRedisUrl(config);
-  const redis = redisUrl ? createRedis(redisUrl) : null;
-  // Without a listener ioredis prints a stack trace per reconnect attempt while Redis is down;
-  // one line per distinct failure with a count instead. Ingestion does not wait for Redis.
+  // The connection's and the queue's failures: one line per distinct failure with a count, never a
+  // stack trace per reconnect attempt. Ingestion does not wait for Redis.
   const redisFailures = createFailureLog();
-  redis?.on('error', (error: unknown) => {
-    const reason = describeError(error);
-    redisFailures.report(failureKey(reason), ({ count }) =>
-      consoleLog(config).warn(
-        { err: reason, count },
-        'Redis unreachable; collection changes wait in the outbox',
-      ),
-    );
-  });
+  const onRedisError = dedupedRedisSink(
+    ({ reason, count }) =>
+      log.warn({ err: reason, count }, 'Redis unreachable; collection changes wait in the outbox'),
+    redisFailures,
+  );
+  const redis = redisUrl ? createRedis(redisUrl, onRedisError) : null;
   const notifier: ChangeNotifier = redis
-    ? bullmqNotifier(redis, { prefix: config.queuePrefix })
+    ? bullmqNotifier(redis, { prefix: config.queuePrefix, onError: onRedisError })
     : noopNotifier;
-  const source = chainSourceFor(config, config.fullnodeUrl, consoleLog(config), {
+  const source = chainSourceFor(config, config.fullnodeUrl, log, {
     sparse: flags.sparse === true,
   });
   // Only the main follower speaks for the chain tip; a backfill range is beside the point.
   const tipWatcher =
     range.from === undefined && range.to === undefined ? watchChainTip(database.db, source) : null;
   const metrics = await serveMetricsIfAsked(config, database.db);
-  const signal = onShutdown([
-    database.close,
-    async () => metrics?.close(),
-    async () => redis?.disconnect(),
-    notifier.close,
-    async () => tipWatcher?.stop(),
-  ]);
+  // The run ends first (its batch in flight committed, the outbox drainer and the follower lock
+  // released), then its connections close.
+  let running: Promise<unknown> = Promise.resolve();
+  const signal = onShutdown(
+    [
+      database.close,
+      async () => redisFailures.close(),
+      async () => metrics?.close(),
+      async () => redis?.disconnect(),
+      notifier.close,
+      async () => tipWatcher?.stop(),
+    ],
+    { settle: () => running },
+  );
   // Where this run is heading, for the progress bar: --to, else the tip as it stands now.
   const target =
     range.to ??
@@ -91,7 +96,7 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
           tty: process.stderr.isTTY === true,
         });
   let caughtUp = false;
-  const stats = await runIndexer({
+  const run = runIndexer({
     db: database.db,
     source,
     decode: decoderFor(config),
@@ -101,7 +106,7 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
     ...(startVersion !== undefined ? { startVersion } : {}),
     untilCaughtUp: flags.untilCaughtUp === true,
     signal,
-    log: consoleLog(config),
+    log,
     onBatch: (batch) => {
       observeIndexerBatch(batch);
       if (caughtUp || !progress || target === null) return;
@@ -114,11 +119,22 @@ export async function runIndexerCommand(flags: IndexerFlags): Promise<void> {
       }
     },
   });
+  running = run;
+  let stats: Awaited<typeof run>;
+  try {
+    stats = await run;
+  } catch (error) {
+    // A run stopped by a signal while it waited to retry ends with that failure: not one to report.
+    if (signal.aborted) return;
+    throw error;
+  }
   progress?.stop();
   console.log(
     `mdq indexer: ${stats.transactions} transactions, ${stats.rows} rows in ${stats.batches} batches ` +
       `(${stats.failed} undecodable), last version ${stats.lastVersion ?? '-'}, ${stats.elapsedMs} ms`,
   );
+  // Stopped by a signal: the shutdown closes the rest.
+  if (signal.aborted) return;
   await tipWatcher?.stop();
   await metrics?.close();
   source.close?.();
@@ -138,7 +154,7 @@ const CHAIN_IDS: Partial<Record<Config['network'], number>> = { mainnet: 1, test
 export function chainSourceFor(
   config: Config,
   fullnodeUrl: string,
-  log: IndexerLog,
+  log: Logger,
   options: { signal?: AbortSignal; sparse?: boolean } = {},
 ): ChainSource & { close?: () => void } {
   const { signal } = options;
@@ -175,17 +191,4 @@ function parseVersion(value: string | undefined, flag: string): number | undefin
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a non-negative integer (got "${value}")`);
   return Number(value);
-}
-
-/** Batch lines only at debug level: at info a busy chain would print one line per batch. */
-export function consoleLog(config: Config): IndexerLog {
-  const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
-  return {
-    info: (fields, message) => {
-      if (verbose) console.log(`indexer: ${message} ${JSON.stringify(fields)}`);
-    },
-    warn: (fields, message) => {
-      if (config.logLevel !== 'silent') console.warn(`indexer: ${message} ${JSON.stringify(fields)}`);
-    },
-  };
 }

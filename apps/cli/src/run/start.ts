@@ -3,23 +3,34 @@ import { type Config, loadConfig } from '@mdq/config';
 import type { DevnetServer } from '@mdq/devnet';
 import { runIndexer, watchChainTip } from '@mdq/indexer';
 import { observeIndexerBatch } from '@mdq/telemetry';
-import { createMediaRenderer, resolveCollectionUri, startWorker } from '@mdq/worker';
+import { resolveCollectionUri, startWorker } from '@mdq/worker';
 import { resolveDatabase } from '../runtime/database';
 import { ensureDemoKey } from '../runtime/demo-key';
 import { startEmbeddedDevnet } from '../runtime/devnet';
 import { gateways } from '../runtime/gateways';
 import { claimSignals, onShutdown } from '../runtime/lifecycle';
+import { componentLogger, configureLogging } from '../runtime/log';
+import { mediaRendererFor } from '../runtime/media';
 import { resolveRedisUrl } from '../runtime/redis';
-import { chainSourceFor, consoleLog, decoderFor } from './indexer';
+import { webhookSettings } from '../runtime/webhook-settings';
+import { chainSourceFor, decoderFor } from './indexer';
 
-/** `mdq start`: everything in one process tree, stopped in reverse order on Ctrl-C / SIGTERM. */
+/**
+ * `mdq start`: everything in one process tree, stopped in reverse order on Ctrl-C / SIGTERM. A
+ * signal during start-up lets start-up stop at its next step before anything is closed.
+ */
 export async function runStart(): Promise<void> {
   const config = loadConfig();
+  configureLogging(config);
   const closers: (() => Promise<void>)[] = [];
-  const signal = onShutdown(closers);
+  let starting: Promise<void> = Promise.resolve();
+  const signal = onShutdown(closers, { settle: () => starting });
+  starting = startAll(config, closers, signal);
   try {
-    await startAll(config, closers, signal);
+    await starting;
   } catch (error) {
+    // Stopped by a signal: the shutdown closes what was started.
+    if (signal.aborted) return;
     // The embedded Postgres runs in its own process group and would outlive a failed start.
     for (const close of [...closers].reverse()) await close().catch(() => undefined);
     throw error;
@@ -33,6 +44,9 @@ async function startAll(
 ): Promise<void> {
   const database = await resolveDatabase(config, { mayStart: true, migrate: true });
   closers.push(database.close);
+  // From here on Ctrl-C is ours: nothing else may stop the database under the others.
+  claimSignals();
+  if (signal.aborted) return;
   const key = await ensureDemoKey(config, database.db);
 
   let devnet: DevnetServer | null = null;
@@ -42,17 +56,24 @@ async function startAll(
     closers.push(devnet.close);
     fullnodeUrl = devnet.url;
   }
+  if (signal.aborted) return;
 
   const redisUrl = await resolveRedisUrl(config);
+  // One renderer and cache for the API's media route and the worker's pre-rendering.
+  const media = await mediaRendererFor(config, database.db);
   const worker = await startWorker({
     db: database.db,
     redisUrl,
     prefix: config.queuePrefix,
     uri: gateways(config),
+    webhooks: webhookSettings(config),
+    media,
   });
   closers.push(worker.close);
+  if (signal.aborted) return;
 
-  const source = chainSourceFor(config, fullnodeUrl, consoleLog(config), { signal });
+  const indexerLog = componentLogger('indexer');
+  const source = chainSourceFor(config, fullnodeUrl, indexerLog, { signal });
   const tipWatcher = watchChainTip(database.db, source);
   closers.push(tipWatcher.stop);
   const indexing = runIndexer({
@@ -63,13 +84,15 @@ async function startAll(
     notifier: worker.notifier,
     batchSize: config.indexerBatchSize,
     signal,
-    log: consoleLog(config),
+    log: indexerLog,
     onBatch: observeIndexerBatch,
   });
   closers.push(async () => {
     await indexing.catch(() => undefined);
   });
   indexing.catch((error: unknown) => {
+    // A run ended by Ctrl-C is the shutdown's business, not a failure to report.
+    if (signal.aborted) return;
     console.error(`mdq: the indexer stopped: ${error instanceof Error ? error.message : String(error)}`);
     process.kill(process.pid, 'SIGTERM');
   });
@@ -80,15 +103,11 @@ async function startAll(
     {
       resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, gateways(config)),
       redisUrl,
-      media: await createMediaRenderer({
-        db: database.db,
-        cacheDir: config.mediaCacheDir,
-        cacheBytes: config.mediaCacheBytes,
-        ...gateways(config),
-      }),
+      media,
     },
   );
   closers.push(api.close);
+  if (signal.aborted) return;
 
   claimSignals();
   const base = `${api.url}/${config.network}/api`;

@@ -1,16 +1,25 @@
 type Listener = (...args: unknown[]) => void;
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
+export interface ShutdownOptions {
+  /**
+   * What must end before anything is closed: the start-up still under way, the indexer's run. A
+   * signal during start-up aborts the returned signal; start-up stops at its next step and the
+   * closers then close what it started (closing the database under a start-up that goes on was how
+   * "driver has already been destroyed" got printed).
+   */
+  settle?: () => Promise<unknown>;
+  log?: (line: string) => void;
+}
+
 /**
- * Ctrl-C / SIGTERM: run the registered closers in reverse order of start, once, then exit 0. A
- * second signal while closing forces the exit (130) — but only a deliberate one: under `pnpm mdq`
- * a single Ctrl-C reaches this process several times (the terminal's process group, then pnpm's
- * and tsx's relays), all within a moment.
+ * Ctrl-C / SIGTERM: abort the returned signal, wait for `settle`, run the registered closers in
+ * reverse order of start, once, then exit 0. A second signal while closing forces the exit (130) —
+ * but only a deliberate one: under `pnpm mdq` a single Ctrl-C reaches this process several times
+ * (the terminal's process group, then pnpm's and tsx's relays), all within a moment.
  */
-export function onShutdown(
-  closers: (() => Promise<void>)[],
-  log: (line: string) => void = console.error,
-): AbortSignal {
+export function onShutdown(closers: (() => Promise<void>)[], options: ShutdownOptions = {}): AbortSignal {
+  const log = options.log ?? console.error;
   const controller = new AbortController();
   let closingSince = 0;
   const shutdown = async (signal: string) => {
@@ -21,6 +30,7 @@ export function onShutdown(
     closingSince = Date.now();
     log(`mdq: ${signal} received, shutting down`);
     controller.abort();
+    await options.settle?.().catch(() => undefined);
     for (const close of [...closers].reverse()) {
       await close().catch((error: unknown) => log(`mdq: error while closing: ${String(error)}`));
     }

@@ -23,6 +23,7 @@ afterAll(async () => {
 export async function index(
   source: ChainSource & { close?: () => void },
   decodeFor: DevnetServer,
+  batchSize = 97,
 ): Promise<{ stats: IndexerStats; fingerprint: Record<string, string> }> {
   const test = await createTestDatabase();
   dbs.push(test);
@@ -37,7 +38,7 @@ export async function index(
       source,
       decode,
       notifier: noopNotifier,
-      batchSize: 97,
+      batchSize,
       untilCaughtUp: true,
     });
     return { stats, fingerprint: await stateFingerprint(test.db) };

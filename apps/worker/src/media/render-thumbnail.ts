@@ -11,7 +11,7 @@ export class MediaRefusedError extends Error {
 }
 
 /** Decoded pixels at most (a 10,000 × 10,000 original): bounds memory whatever the file claims. */
-export const MAX_INPUT_PIXELS = 100_000_000;
+const MAX_INPUT_PIXELS = 100_000_000;
 const MAX_SVG_BYTES = 1 << 20;
 const RASTER_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 
@@ -31,7 +31,7 @@ function looksLikeSvg(bytes: Buffer): boolean {
  * external references (href to a URL or a file, CSS url(), XML entities) from a document anyone
  * can deploy, which is the SSRF and file-read hole the fetcher exists to close.
  */
-export function checkSvg(bytes: Buffer): void {
+function checkSvg(bytes: Buffer): void {
   if (bytes.length > MAX_SVG_BYTES) throw new MediaRefusedError(`SVG larger than ${MAX_SVG_BYTES} bytes`);
   const text = bytes.toString('utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new MediaRefusedError('SVG with a DOCTYPE or entities');

@@ -3,13 +3,14 @@ import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkerContext } from '../context';
+import { prerenderThumbnails } from '../media/prerender';
 import type { CollectionRanking } from '../rankings/definitions';
 import { computeAllRankings, computeCollectionRanking, computeLootboxRankings } from '../tasks/rankings';
 import { computeAllRarity } from '../tasks/rarity';
 import { snapshotCollections, snapshotInventories } from '../tasks/snapshots';
 
 /** The `aggregates` queue: scheduled recomputes plus the coalesced rankings refresh. */
-export const AGGREGATES_QUEUE = QUEUE_NAMES.aggregates;
+const AGGREGATES_QUEUE = QUEUE_NAMES.aggregates;
 
 export type AggregatePayload =
   | { task: 'collection-snapshots' }
@@ -17,7 +18,8 @@ export type AggregatePayload =
   | { task: 'ranking'; ranking: CollectionRanking | 'lootboxes' }
   | { task: 'rankings-refresh' }
   | { task: 'rarity-refresh' }
-  | { task: 'uri-cache-sweep' };
+  | { task: 'uri-cache-sweep' }
+  | { task: 'media-prerender' };
 
 /** Retries and history: the aggregates policy of the job runtime description in @mdq/jobs. */
 export const AGGREGATE_JOB_OPTIONS: JobsOptions = JOB_POLICIES[AGGREGATES_QUEUE];
@@ -42,6 +44,8 @@ export async function processAggregate(
       return { ok: true };
     case 'rarity-refresh':
       return { tokens: await computeAllRarity(ctx.db, now) };
+    case 'media-prerender':
+      return ctx.media ? prerenderThumbnails(ctx.db, ctx.media, now) : { skipped: 'no media renderer' };
     case 'uri-cache-sweep': {
       const due = await listUriCacheDue(ctx.db, now, ctx.uriSweepBatch);
       for (const id of due) await ctx.requestUriResolve(id);
@@ -55,7 +59,7 @@ export async function processAggregate(
  * same job id, and the job runs when the bucket ends, so it starts after every change that asked for
  * it (a request made while it runs falls in the next bucket and gets its own run).
  */
-export function rankingsRefreshJob(now: number, bucketMs: number): { jobId: string; delay: number } {
+function rankingsRefreshJob(now: number, bucketMs: number): { jobId: string; delay: number } {
   const bucket = Math.floor(now / bucketMs) * bucketMs;
   return { jobId: `rankings-refresh-${bucket}`, delay: bucket + bucketMs - now };
 }

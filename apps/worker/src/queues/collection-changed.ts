@@ -37,14 +37,18 @@ export async function runCollectionChanged(
   const firstChangeAt = (await backlog.take(payload.collectionId)) ?? payload.changedAt;
   try {
     const result = await processCollectionChanged(ctx, payload, new Date(startedAt));
-    ctx.logger.info('collection recomputed', {
-      collectionId: payload.collectionId,
-      version: payload.version,
-      firstChangeAt,
-      startedAt,
-      waitedMs: startedAt - firstChangeAt,
-      rarityTokens: result.rarityTokens,
-    });
+    // Debug: at info a busy chain would print a line per recompute.
+    ctx.logger.debug(
+      {
+        collectionId: payload.collectionId,
+        version: payload.version,
+        firstChangeAt,
+        startedAt,
+        waitedMs: startedAt - firstChangeAt,
+        rarityTokens: result.rarityTokens,
+      },
+      'collection recomputed',
+    );
     return result;
   } catch (err) {
     await backlog.mark([payload.collectionId], firstChangeAt);

@@ -5,7 +5,7 @@ import type { WorkerContext } from '../context';
 import { resolveCollectionUri } from '../uri/resolve-collection-uri';
 
 /** The `uri-cache` queue: one job per collection to resolve. */
-export const URI_CACHE_QUEUE = QUEUE_NAMES.uriCache;
+const URI_CACHE_QUEUE = QUEUE_NAMES.uriCache;
 
 export interface UriCachePayload {
   collectionId: string;
@@ -17,7 +17,7 @@ export function uriCacheJobId(collectionId: string): string {
 }
 
 /** Retries and history: the uri-cache policy of the job runtime description in @mdq/jobs. */
-export const URI_JOB_OPTIONS: JobsOptions = JOB_POLICIES[URI_CACHE_QUEUE];
+const URI_JOB_OPTIONS: JobsOptions = JOB_POLICIES[URI_CACHE_QUEUE];
 
 export async function processUriCache(
   ctx: WorkerContext,

@@ -5,6 +5,13 @@ const DAY = 24 * HOUR;
 
 export type CollectionRanking = 'trending' | 'daily_picks' | 'top';
 
+/**
+ * How deep the live feed watches each collection ranking: a run reports (`ranking_changed`) every
+ * collection that entered, left or moved within this many first places — a front end's ranking
+ * widget, and the rankings routes' default page.
+ */
+export const FEED_RANKING_TOP = 10;
+
 export interface CollectionRankingDefinition {
   name: CollectionRanking;
   windowMs: number;

@@ -1,10 +1,10 @@
+import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import type { SocialSignal } from '@mdq/db';
 
 export class SignalFormatError extends Error {
   override name = 'SignalFormatError';
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{1,64}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -96,7 +96,7 @@ function toSignal(
   source: unknown,
 ): SocialSignal {
   const idText = typeof id === 'string' ? id.trim() : '';
-  if (!ADDRESS.test(idText)) throw new SignalFormatError(`line ${line}: collection_id must be an address`);
+  if (!isAddress(idText)) throw new SignalFormatError(`line ${line}: collection_id must be an address`);
   const dayText = typeof day === 'string' ? day.trim() : '';
   if (!DAY.test(dayText) || Number.isNaN(Date.parse(`${dayText}T00:00:00Z`))) {
     throw new SignalFormatError(`line ${line}: observed_on must be YYYY-MM-DD`);
@@ -107,7 +107,7 @@ function toSignal(
   }
   const sourceText = typeof source === 'string' && source.trim() !== '' ? source.trim() : null;
   return {
-    collectionId: `0x${idText.slice(2).toLowerCase().padStart(64, '0')}`,
+    collectionId: normalizeAddress(idText),
     observedOn: dayText,
     engagement: value,
     source: sourceText,

@@ -13,7 +13,12 @@ import {
   replaceRanking,
   type WindowSales,
 } from '@mdq/db';
-import { COLLECTION_RANKINGS, type CollectionRanking, floorChange } from '../rankings/definitions';
+import {
+  COLLECTION_RANKINGS,
+  type CollectionRanking,
+  FEED_RANKING_TOP,
+  floorChange,
+} from '../rankings/definitions';
 import { type Candidate, scoreCandidates } from '../rankings/score';
 
 /**
@@ -73,7 +78,14 @@ async function storeRanking(
     for (const [metric, p] of Object.entries(s.percentiles)) metrics[`${metric}Percentile`] = p;
     return { collectionId: s.collectionId, lootboxId: null, score: s.score, metrics };
   });
-  await replaceRanking(db, storedAs, entries, { computedAt: now, windowStart: start, windowEnd: now });
+  // The feed carries the rankings proper; `_with_flagged` is the same list under a query option.
+  const feed = storedAs === name ? { feedTop: FEED_RANKING_TOP } : {};
+  await replaceRanking(db, storedAs, entries, {
+    computedAt: now,
+    windowStart: start,
+    windowEnd: now,
+    ...feed,
+  });
   return entries.length;
 }
 
@@ -115,7 +127,7 @@ export async function computeLootboxRankings(db: Db, now: Date): Promise<number>
   return recent.length + upcoming.length;
 }
 
-export const COLLECTION_RANKING_NAMES: readonly CollectionRanking[] = ['trending', 'daily_picks', 'top'];
+const COLLECTION_RANKING_NAMES: readonly CollectionRanking[] = ['trending', 'daily_picks', 'top'];
 
 /** Every ranking at `now`. */
 export async function computeAllRankings(db: Db, now: Date): Promise<void> {

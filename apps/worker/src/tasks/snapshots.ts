@@ -3,7 +3,7 @@ import { type Db, pruneInventorySnapshots, writeCollectionSnapshots, writeInvent
 const HOUR = 3_600_000;
 
 /** Snapshots are keyed by the hour they belong to, so a retried or duplicated job writes nothing new. */
-export function hourOf(at: Date): Date {
+function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / HOUR) * HOUR);
 }
 

@@ -5,7 +5,7 @@ import type { BlockList, LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { isAllowedAddress } from './address-policy';
 
-export class FetchRefusedError extends Error {
+class FetchRefusedError extends Error {
   override name = 'FetchRefusedError';
 }
 

@@ -39,7 +39,7 @@ export function resolveUri(raw: string, gateways: GatewayConfig): ResolvedUri {
 }
 
 /** RFC 2397: data:[<mediatype>][;base64],<data>. */
-export function parseDataUri(uri: string): ResolvedUri {
+function parseDataUri(uri: string): ResolvedUri {
   const comma = uri.indexOf(',');
   if (comma < 0) return { kind: 'unsupported', reason: 'malformed data URI' };
   const meta = uri.slice(5, comma).split(';');

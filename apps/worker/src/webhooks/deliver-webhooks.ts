@@ -4,8 +4,8 @@ import {
   comparePositions,
   type Db,
   feedEventsAfter,
+  feedIndexedVersion,
   findWebhookEndpoint,
-  latestIndexedVersion,
   matchesFilter,
   recordWebhookFailure,
   recordWebhookSuccess,
@@ -24,7 +24,7 @@ export interface WebhookDeliveryOptions {
 }
 
 /** A delivery failed and the endpoint is still active: BullMQ retries the job with backoff. */
-export class WebhookDeliveryError extends Error {
+class WebhookDeliveryError extends Error {
   override name = 'WebhookDeliveryError';
 }
 
@@ -44,7 +44,7 @@ export async function deliverWebhookBacklog(
     for (;;) {
       const endpoint = await findWebhookEndpoint(db, endpointId);
       if (endpoint?.status !== 'active') return { delivered, paused: endpoint?.status === 'paused' };
-      const head = await latestIndexedVersion(db);
+      const head = await feedIndexedVersion(db);
       if (head === null) return { delivered, paused: false };
       const limit = options.pageSize ?? 200;
       const page = await feedEventsAfter(db, endpoint.cursor, head, limit);

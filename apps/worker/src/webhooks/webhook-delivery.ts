@@ -1,7 +1,8 @@
-import { activeWebhookEndpointIds, type Db, latestIndexedVersion } from '@mdq/db';
-import { createRedis } from '@mdq/jobs';
+import { FEED_DEFAULTS } from '@mdq/config';
+import { activeWebhookEndpointIds, type Db, feedEventId, feedHead } from '@mdq/db';
+import { createRedis, reportErrors } from '@mdq/jobs';
 import { Queue, Worker } from 'bullmq';
-import { errorFields, type WorkerLogger } from '../logger';
+import { defaultWorkerLogger, queueErrorSink, type WorkerLogger } from '../logger';
 import { allowList } from '../uri/address-policy';
 import { deliverWebhookBacklog } from './deliver-webhooks';
 
@@ -16,10 +17,10 @@ export interface StartWebhookDeliveryOptions {
   redisUrl: string;
   prefix: string;
   logger?: WorkerLogger;
-  /** Consecutive failures before an endpoint is paused (default 10). */
+  /** Consecutive failures before an endpoint is paused (default: the configuration's). */
   pauseAfter?: number;
   timeoutMs?: number;
-  /** How often the indexer checkpoint is read to find new events (default 250 ms). */
+  /** How often the indexer checkpoint is read to find new events (default: the configuration's). */
   pollMs?: number;
   /** Private addresses or subnets targets may still reach (e.g. `127.0.0.1` in tests). */
   allowPrivateAddresses?: readonly string[];
@@ -30,23 +31,25 @@ export interface StartWebhookDeliveryOptions {
 export const webhookBackoffMs = (attemptsMade: number) =>
   Math.min(30_000, 500 * 2 ** Math.max(0, attemptsMade - 1));
 
-/** BullMQ refuses all-digit ids; one job per endpoint and checkpoint dedupes dispatchers. */
-export const webhookJobId = (endpointId: string, version: number) => `webhook-${endpointId}-${version}`;
+/** BullMQ refuses all-digit ids (and ':'); one job per endpoint and feed head dedupes dispatchers. */
+const webhookJobId = (endpointId: string, head: string) => `webhook-${endpointId}-${head.replace(':', '-')}`;
 
 /**
- * Webhook deliveries as BullMQ jobs: a dispatcher reads the indexer checkpoint and, when it moves
- * (and every `sweepMs` anyway), queues a delivery run for each active endpoint; the run delivers
- * the endpoint's backlog in order (deliverWebhookBacklog), and a failed run is retried with backoff.
+ * Webhook deliveries as BullMQ jobs: a dispatcher reads the feed's head (the indexer checkpoint,
+ * and the worker's ranking changes at it) and, when it moves (and every `sweepMs` anyway), queues
+ * a delivery run for each active endpoint; the run delivers the endpoint's backlog in order
+ * (deliverWebhookBacklog), and a failed run is retried with backoff.
  */
 export async function startWebhookDelivery(options: StartWebhookDeliveryOptions) {
   const { db, prefix } = options;
-  const connection = createRedis(options.redisUrl);
-  const workerConnection = createRedis(options.redisUrl);
-  for (const c of [connection, workerConnection]) c.on('error', () => {});
-  const queue = new Queue<WebhookPayload>(WEBHOOK_QUEUE, { connection, prefix });
+  const logger = options.logger ?? defaultWorkerLogger();
+  const onError = queueErrorSink(logger);
+  const connection = createRedis(options.redisUrl, onError);
+  const workerConnection = createRedis(options.redisUrl, onError);
+  const queue = reportErrors(onError, new Queue<WebhookPayload>(WEBHOOK_QUEUE, { connection, prefix }));
   const delivery = {
-    pauseAfter: options.pauseAfter ?? 10,
-    timeoutMs: options.timeoutMs ?? 10_000,
+    pauseAfter: options.pauseAfter ?? FEED_DEFAULTS.webhookPauseAfter,
+    timeoutMs: options.timeoutMs ?? FEED_DEFAULTS.webhookTimeoutMs,
     allowed: allowList(options.allowPrivateAddresses ?? []),
   };
   const worker = new Worker<WebhookPayload>(
@@ -59,14 +62,15 @@ export async function startWebhookDelivery(options: StartWebhookDeliveryOptions)
       settings: { backoffStrategy: webhookBackoffMs },
     },
   );
-  worker.on('error', (error) => options.logger?.warn('webhook worker error', errorFields(error)));
+  reportErrors(onError, worker);
 
-  const dispatched = new Map<string, number>();
+  const dispatched = new Map<string, string>();
   const sweepMs = 30_000;
   let lastSweep = Date.now();
   const tick = async () => {
-    const version = await latestIndexedVersion(db);
-    if (version === null) return;
+    const position = await feedHead(db);
+    if (position === null) return;
+    const head = feedEventId(position);
     if (Date.now() - lastSweep > sweepMs) {
       dispatched.clear();
       lastSweep = Date.now();
@@ -74,19 +78,19 @@ export async function startWebhookDelivery(options: StartWebhookDeliveryOptions)
     const active = new Set(await activeWebhookEndpointIds(db));
     for (const id of dispatched.keys()) if (!active.has(id)) dispatched.delete(id);
     for (const id of active) {
-      if (dispatched.get(id) === version) continue;
+      if (dispatched.get(id) === head) continue;
       await queue.add(
         'deliver',
         { endpointId: id },
         {
-          jobId: webhookJobId(id, version),
+          jobId: webhookJobId(id, head),
           attempts: 1_000,
           backoff: { type: 'custom' },
           removeOnComplete: true,
           removeOnFail: true,
         },
       );
-      dispatched.set(id, version);
+      dispatched.set(id, head);
     }
   };
   let running = false;
@@ -94,11 +98,11 @@ export async function startWebhookDelivery(options: StartWebhookDeliveryOptions)
     if (running) return;
     running = true;
     tick()
-      .catch((error: unknown) => options.logger?.warn('webhook dispatch failed', errorFields(error)))
+      .catch((error: unknown) => logger.warn({ err: error }, 'webhook dispatch failed'))
       .finally(() => {
         running = false;
       });
-  }, options.pollMs ?? 250);
+  }, options.pollMs ?? FEED_DEFAULTS.pollMs);
   timer.unref();
 
   return {

@@ -3,6 +3,8 @@
  * `&mut signer`, `T0`) as a proto3-JSON `MoveType`: the inverse of @mdq/chain's renderMoveType,
  * which the round-trip test checks on every generated and recorded transaction.
  */
+import { splitTypeArgs } from '../move-type';
+
 export type MoveTypeJson = Record<string, unknown>;
 
 const PRIMITIVES: Record<string, string> = {
@@ -33,7 +35,7 @@ export function moveTypeJson(text: string): MoveTypeJson {
   const base = (open === -1 ? type : type.slice(0, open)).split('::');
   if (base.length !== 3) return { type: 'MOVE_TYPES_UNPARSABLE', unparsable: type };
   const [address, module, name] = base as [string, string, string];
-  const generics = open === -1 ? [] : splitTopLevel(type.slice(open + 1, type.lastIndexOf('>')));
+  const generics = open === -1 ? [] : splitTypeArgs(type.slice(open + 1, type.lastIndexOf('>')));
   return {
     type: 'MOVE_TYPES_STRUCT',
     struct: { address, module, name, genericTypeParams: generics.map(moveTypeJson) },
@@ -42,21 +44,4 @@ export function moveTypeJson(text: string): MoveTypeJson {
 
 function reference(mutable: boolean, to: string): MoveTypeJson {
   return { type: 'MOVE_TYPES_REFERENCE', reference: { mutable, to: moveTypeJson(to) } };
-}
-
-function splitTopLevel(inner: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    const ch = inner[i];
-    if (ch === '<') depth++;
-    else if (ch === '>') depth--;
-    else if (ch === ',' && depth === 0) {
-      parts.push(inner.slice(start, i));
-      start = i + 1;
-    }
-  }
-  if (inner.slice(start).trim() !== '') parts.push(inner.slice(start));
-  return parts;
 }

@@ -169,6 +169,7 @@ function decodeActivity(view: TxView, event: TxEvent, eventSpec: V1EventSpec, fa
     fromAddress: eventSpec.actor === 'from' ? account : null,
     toAddress: eventSpec.actor === 'to' ? account : counterparty,
     amount,
+    names: { creatorAddress: id.creator, collectionName: id.collection, tokenName: id.name },
   });
   if (eventSpec.counterparty && account !== null && counterparty !== null) {
     facts.offerSenders.set(offerKey(id.tokenDataId, id.propertyVersion, counterparty), account);

@@ -10,7 +10,7 @@ export interface RunAs {
   name: string;
 }
 
-export const POSTGRES_OS_USER = 'postgres';
+const POSTGRES_OS_USER = 'postgres';
 
 export function isRoot(): boolean {
   return process.getuid?.() === 0;

@@ -162,7 +162,7 @@ function runToEnd(
 }
 
 /** The line of Postgres's output that says why it stopped: the last FATAL/PANIC/ERROR, else the last. */
-export function lastLine(text: string): string {
+function lastLine(text: string): string {
   const lines = text
     .split('\n')
     .map((line) => line.trim())

@@ -1,17 +1,8 @@
+import { ACTIVITY_EXPORT_COLUMNS, ACTIVITY_UNION } from '../queries/api/activity-row';
 import type { CursorKind } from '../queries/api/pagination';
+import { col, type ExportColumn } from './export-column';
 
-/** How a column is written: the same value in NDJSON and CSV, in the API's representation. */
-export type ExportType = 'text' | 'int' | 'u64' | 'bool' | 'time' | 'json';
-
-export interface ExportColumn {
-  /** The API's camelCase field name. */
-  name: string;
-  /** SQL over the dataset's relation `x` (trusted text written here, never user input). */
-  expr: string;
-  type: ExportType;
-}
-
-export interface ExportKey {
+interface ExportKey {
   expr: string;
   kind: CursorKind;
   /** The column that carries this key value in each row (resuming reads it from the last row). */
@@ -32,7 +23,6 @@ export interface ExportDataset {
   wallet: string;
 }
 
-const col = (name: string, expr: string, type: ExportType = 'text'): ExportColumn => ({ name, expr, type });
 const NATIVE = "'0x1::aptos_coin::AptosCoin'";
 
 const FILLS = "('fill_listing', 'fill_token_offer', 'fill_collection_offer')";
@@ -83,38 +73,9 @@ export const EXPORT_DATASETS = {
     wallet: '(x.seller = $wallet OR x.buyer = $wallet)',
   },
   activities: {
-    from: `(SELECT 'token' AS source, a.transaction_version, a.event_index, a.kind, a.token_data_id,
-                   a.token_standard, a.property_version, a.collection_id, a.from_address, a.to_address,
-                   NULL::text AS seller, NULL::text AS buyer, NULL::numeric AS price, NULL::text AS coin_type,
-                   a.amount AS quantity, NULL::text AS marketplace, a.transaction_timestamp,
-                   NULL::text[] AS wash_flags
-              FROM token_activities a
-            UNION ALL
-            SELECT 'market', m.transaction_version, m.event_index, m.kind, m.token_data_id, m.token_standard,
-                   m.property_version, m.collection_id, NULL, NULL, m.seller, m.buyer, m.price, m.coin_type,
-                   m.token_amount, m.marketplace, m.transaction_timestamp, m.wash_flags
-              FROM marketplace_activities m) x`,
-    columns: [
-      col('version', 'x.transaction_version', 'int'),
-      col('eventIndex', 'x.event_index', 'int'),
-      col('source', 'x.source'),
-      col('kind', 'x.kind'),
-      col('tokenId', 'x.token_data_id'),
-      col('tokenStandard', 'x.token_standard'),
-      col('propertyVersion', 'x.property_version', 'u64'),
-      col('collectionId', 'x.collection_id'),
-      col('from', 'x.from_address'),
-      col('to', 'x.to_address'),
-      col('seller', 'x.seller'),
-      col('buyer', 'x.buyer'),
-      col('price', 'x.price', 'u64'),
-      col('coinType', 'x.coin_type'),
-      col('quantity', 'x.quantity', 'u64'),
-      col('marketplace', 'x.marketplace'),
-      col('timestamp', 'x.transaction_timestamp', 'time'),
-      // Wash-trade flags of a sale, as on the API's activity entries ([] when none or not a sale).
-      col('flags', "to_jsonb(coalesce(x.wash_flags, '{}'::text[]))", 'json'),
-    ],
+    // The API's activity union, column for column (queries/api/activity-row.ts).
+    from: `(${ACTIVITY_UNION}) x`,
+    columns: ACTIVITY_EXPORT_COLUMNS,
     key: [...eventKey, { expr: 'x.source', kind: 'text', column: 'source' }],
     version: 'x.transaction_version',
     collection: 'x.collection_id',

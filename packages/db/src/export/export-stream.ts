@@ -11,6 +11,7 @@ import {
   inlineParameters,
   keyAtOffset,
 } from './export-sql';
+import { CopyTextToNdjson } from './ndjson-lines';
 
 export interface ExportRequest extends ExportFilter {
   format: ExportFormat;
@@ -117,10 +118,17 @@ async function* chunks(
   let summary: ExportSummary | null = null;
   try {
     const copy = client.query(copyStreams.to(statement));
-    for await (const chunk of copy as AsyncIterable<Buffer>) {
+    // NDJSON: COPY's text rows become JSON lines here, in the same step as they are read (a
+    // stream stage in between cost more in back-pressure round trips than the encoding).
+    const ndjson =
+      request.format === 'ndjson' ? new CopyTextToNdjson(EXPORT_DATASETS[request.dataset].columns) : null;
+    for await (const read of copy as AsyncIterable<Buffer>) {
+      const chunk = ndjson ? ndjson.push(read) : read;
+      if (chunk.length === 0) continue;
       lines += countLines(chunk);
       yield chunk;
     }
+    ndjson?.end();
     const rows = copy.rowCount;
     summary = { dataset: request.dataset, rows, complete: true, next: null };
     if (request.limit !== null && rows === request.limit && rows > 0) {

@@ -1,10 +1,10 @@
 export {
   EXPORT_DATASET_NAMES,
   EXPORT_DATASETS,
-  type ExportColumn,
   type ExportDataset,
   type ExportDatasetName,
 } from './datasets';
+export type { ExportColumn } from './export-column';
 export { addExportRows, exportRowsUsed } from './export-quota';
 export {
   copyStatement,

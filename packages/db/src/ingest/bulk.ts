@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../database';
 
 /** Postgres array element types used by the bulk writers. */
-export type PgType =
+type PgType =
   | 'text'
   | 'bigint'
   | 'integer'
@@ -12,8 +12,23 @@ export type PgType =
   | 'jsonb'
   | 'double precision';
 
-/** The columns to write, each with its Postgres type; names are checked against the row type. */
-export type Columns<R> = Readonly<Partial<Record<keyof R & string, PgType>>>;
+/**
+ * Every column of the row type with its Postgres type. Complete by type: a column added to the row
+ * (and so to the schema it is derived from) and missing here fails the typecheck instead of going
+ * silently unwritten; a name the row does not have fails as an excess property.
+ */
+export type Columns<R> = Readonly<{ [K in keyof R & string]-?: PgType }>;
+
+/**
+ * Some of a table's declared column types, for a writer that fills only those columns: the types
+ * stay declared once, next to the table's main writer.
+ */
+export function pickColumns<C extends Record<string, string>, K extends keyof C & string>(
+  columns: C,
+  names: readonly K[],
+): Pick<C, K> {
+  return Object.fromEntries(names.map((name) => [name, columns[name]])) as Pick<C, K>;
+}
 
 /**
  * One INSERT ... SELECT FROM unnest(...) per call: a whole batch in one statement with one bind
@@ -23,7 +38,8 @@ export type Columns<R> = Readonly<Partial<Record<keyof R & string, PgType>>>;
 export async function unnestInsert<R extends object>(
   db: Db,
   table: string,
-  columns: Columns<R>,
+  // NoInfer: the row type comes from the rows, and the column map must cover it.
+  columns: Columns<NoInfer<R>>,
   rows: readonly R[],
   tail: string,
 ): Promise<number> {
@@ -36,7 +52,7 @@ export async function unnestInsert<R extends object>(
 export async function unnestInsertReturning<R extends object, Out>(
   db: Db,
   table: string,
-  columns: Columns<R>,
+  columns: Columns<NoInfer<R>>,
   rows: readonly R[],
   tail: string,
 ): Promise<Out[]> {

@@ -1,7 +1,23 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
-import { lastByKey, mergeNonNull, unnestInsertReturning } from './bulk';
+import { type Columns, lastByKey, mergeNonNull, unnestInsertReturning } from './bulk';
 import type { CollectionRow, IngestBatch } from './types';
+
+/** The column types of `collections` as the indexer writes them: declared once, used by every writer of the table. */
+export const COLLECTION_COLUMNS = {
+  collection_id: 'text',
+  token_standard: 'text',
+  creator_address: 'text',
+  collection_name: 'text',
+  description: 'text',
+  uri: 'text',
+  current_supply: 'numeric',
+  max_supply: 'numeric',
+  total_minted: 'numeric',
+  created_at: 'timestamptz',
+  created_version: 'bigint',
+  last_transaction_version: 'bigint',
+} as const satisfies Columns<CollectionRow>;
 
 /** Returns the rows written and the ids of collections this batch created. */
 export async function writeCollections(
@@ -12,20 +28,7 @@ export async function writeCollections(
   const written = await unnestInsertReturning<CollectionRow, { collection_id: string; created: boolean }>(
     db,
     'collections',
-    {
-      collection_id: 'text',
-      token_standard: 'text',
-      creator_address: 'text',
-      collection_name: 'text',
-      description: 'text',
-      uri: 'text',
-      current_supply: 'numeric',
-      max_supply: 'numeric',
-      total_minted: 'numeric',
-      created_at: 'timestamptz',
-      created_version: 'bigint',
-      last_transaction_version: 'bigint',
-    },
+    COLLECTION_COLUMNS,
     rows,
     `ON CONFLICT (collection_id) DO UPDATE SET
        creator_address = excluded.creator_address,

@@ -1,3 +1,4 @@
+export { type FailedDecode, toBatch, usToIso } from './map/index';
 export * from './types';
 export { refreshWashFlags, WASH_RULES, type WashReason } from './wash-flags';
 export { CheckpointMovedError, writeBatch } from './write-batch';

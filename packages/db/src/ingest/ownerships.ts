@@ -64,7 +64,8 @@ export async function writeOwnerships(
       is_soulbound: 'boolean',
       last_transaction_version: 'bigint',
     },
-    latest.map((r) => ({ ...r, is_soulbound: r.is_soulbound ?? false })),
+    // The table's row: the handle only served to find the owner.
+    latest.map(({ table_handle: _resolved, ...r }) => ({ ...r, is_soulbound: r.is_soulbound ?? false })),
     `ON CONFLICT (token_data_id, property_version, owner_address) DO UPDATE SET
        amount = excluded.amount,
        collection_id = COALESCE(excluded.collection_id, token_ownerships.collection_id),
@@ -72,15 +73,19 @@ export async function writeOwnerships(
        last_transaction_version = excluded.last_transaction_version
      WHERE token_ownerships.last_transaction_version <= excluded.last_transaction_version`,
   );
-  // A v2 token has exactly one owner: whoever held it before a newer owner fact no longer does.
-  const current = newestPerToken(latest.filter((r) => r.token_standard === 'v2' && r.amount !== '0'));
+  // A v2 token has exactly one owner: whoever held it before the batch stopped at the batch's first
+  // new holder (holders the batch itself replaced arrive as amount-0 rows at the replacing version).
+  const held = rows.filter((r) => r.token_standard === 'v2' && r.amount !== '0');
+  const current = newestPerToken(held);
   if (current.length > 0) {
+    const first = firstVersionPerToken(held);
     const result = await sql`
-      UPDATE token_ownerships o SET amount = 0, last_transaction_version = n.version
+      UPDATE token_ownerships o SET amount = 0, last_transaction_version = n.first
       FROM unnest(${current.map((r) => r.token_data_id)}::text[], ${current.map((r) => r.owner_address)}::text[],
-                  ${current.map((r) => r.last_transaction_version)}::bigint[]) AS n(token, owner, version)
+                  ${current.map((r) => first.get(r.token_data_id) ?? r.last_transaction_version)}::bigint[])
+        AS n(token, owner, first)
       WHERE o.token_data_id = n.token AND o.owner_address <> n.owner AND o.amount > 0
-        AND o.last_transaction_version <= n.version
+        AND o.last_transaction_version <= n.first
         -- Repeating the keys as ANY(...) lets the planner probe the primary key; joined only to
         -- unnest(), it hashes the whole table, and every batch would cost as much as the table is big.
         AND o.token_data_id = ANY(${current.map((r) => r.token_data_id)}::text[])
@@ -101,6 +106,16 @@ function newestPerToken<T extends { token_data_id: string; last_transaction_vers
       newest.set(row.token_data_id, row);
   }
   return [...newest.values()].sort((a, b) => (a.token_data_id < b.token_data_id ? -1 : 1));
+}
+
+function firstVersionPerToken(rows: readonly { token_data_id: string; last_transaction_version: number }[]) {
+  const first = new Map<string, number>();
+  for (const row of rows) {
+    const seen = first.get(row.token_data_id);
+    if (seen === undefined || row.last_transaction_version < seen)
+      first.set(row.token_data_id, row.last_transaction_version);
+  }
+  return first;
 }
 
 export async function writePendingClaims(db: Db, batch: IngestBatch): Promise<number> {

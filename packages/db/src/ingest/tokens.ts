@@ -1,31 +1,34 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
-import { mergeNonNull, unnestInsertReturning } from './bulk';
+import { type Columns, mergeNonNull, unnestInsertReturning } from './bulk';
 import type { IngestBatch, TokenRow } from './types';
+
+/** The column types of `tokens` as the indexer writes them: declared once, used by every writer of the table. */
+export const TOKEN_COLUMNS = {
+  token_data_id: 'text',
+  token_standard: 'text',
+  collection_id: 'text',
+  creator_address: 'text',
+  collection_name: 'text',
+  token_name: 'text',
+  description: 'text',
+  token_uri: 'text',
+  properties: 'jsonb',
+  supply: 'numeric',
+  maximum: 'numeric',
+  largest_property_version: 'numeric',
+  is_soulbound: 'boolean',
+  minted_at: 'timestamptz',
+  minted_version: 'bigint',
+  last_transaction_version: 'bigint',
+} as const satisfies Columns<TokenRow>;
 
 export async function writeTokens(db: Db, batch: IngestBatch): Promise<number> {
   const rows = mergeNonNull(batch.tokens, (r) => r.token_data_id);
   const changed = await unnestInsertReturning<TokenRow, { token_data_id: string; has_properties: boolean }>(
     db,
     'tokens',
-    {
-      token_data_id: 'text',
-      token_standard: 'text',
-      collection_id: 'text',
-      creator_address: 'text',
-      collection_name: 'text',
-      token_name: 'text',
-      description: 'text',
-      token_uri: 'text',
-      properties: 'jsonb',
-      supply: 'numeric',
-      maximum: 'numeric',
-      largest_property_version: 'numeric',
-      is_soulbound: 'boolean',
-      minted_at: 'timestamptz',
-      minted_version: 'bigint',
-      last_transaction_version: 'bigint',
-    },
+    TOKEN_COLUMNS,
     rows.map((r) => ({ ...r, is_soulbound: r.is_soulbound ?? false })),
     `ON CONFLICT (token_data_id) DO UPDATE SET
        collection_id = excluded.collection_id,

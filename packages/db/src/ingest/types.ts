@@ -1,242 +1,123 @@
+import type { Selectable } from 'kysely';
+import type {
+  CollectionOffersTable,
+  CollectionsTable,
+  ListingsTable,
+  LootboxesTable,
+  LootboxPurchasesTable,
+  LootboxRevealsTable,
+  LootboxTiersTable,
+  MarketplaceActivitiesTable,
+  TableHandleOwnersTable,
+  TokenActivitiesTable,
+  TokenOffersTable,
+  TokenOwnershipsTable,
+  TokenPendingClaimsTable,
+  TokensTable,
+} from '../schema';
+
+/** A timestamp column as the indexer hands it over: an ISO string (a JS Date would cut microseconds to ms). */
+type Iso<V> = V extends Date ? string : V;
+
 /**
- * Row shapes the indexer hands to writeBatch: column names as in the tables, u64 as strings,
- * timestamps as ISO strings (microsecond precision survives; a JS Date would cut it to ms).
+ * The row the indexer hands to writeBatch for a table, derived from the table in `../schema` (the
+ * one description of its columns): every column, u64 as strings, timestamps as ISO strings. A
+ * column added to the schema is required here too, so the mapping that builds the row fails the
+ * typecheck until it fills the column. Columns the indexer never writes (derived by the worker, or
+ * database defaults) are left out by name below.
  */
-export interface CollectionRow {
-  collection_id: string;
-  token_standard: 'v1' | 'v2';
-  creator_address: string;
-  collection_name: string;
-  description: string | null;
-  uri: string | null;
-  current_supply: string | null;
-  max_supply: string | null;
-  total_minted: string | null;
-  created_at: string;
-  created_version: number;
-  last_transaction_version: number;
-}
+export type IngestRow<Table> = { [K in keyof Selectable<Table>]: Iso<Selectable<Table>[K]> };
+
+/** Derived after the batch (owner counts by delta, lootbox links by the lootbox writer). */
+export type CollectionRow = Omit<IngestRow<CollectionsTable>, 'owner_count' | 'lootbox_id'>;
 
 /** A transaction that rewrote only a collection's supply resource (a mint or burn). */
-export interface CollectionSupplyRow {
-  collection_id: string;
-  current_supply: string | null;
-  max_supply: string | null;
-  total_minted: string | null;
-  last_transaction_version: number;
-}
+export type CollectionSupplyRow = Pick<
+  CollectionRow,
+  'collection_id' | 'current_supply' | 'max_supply' | 'total_minted' | 'last_transaction_version'
+>;
 
-export interface TokenRow {
-  token_data_id: string;
-  token_standard: 'v1' | 'v2';
-  collection_id: string;
-  creator_address: string | null;
-  collection_name: string | null;
-  token_name: string;
-  description: string | null;
-  token_uri: string | null;
-  properties: Record<string, string> | null;
-  supply: string | null;
-  maximum: string | null;
-  largest_property_version: string | null;
+/**
+ * A collection known only from an event that names it (history started after its creation):
+ * created where no row exists, never overwriting one. created_* say when it was first seen.
+ */
+export type CollectionPlaceholderRow = Pick<
+  CollectionRow,
+  | 'collection_id'
+  | 'token_standard'
+  | 'creator_address'
+  | 'collection_name'
+  | 'created_at'
+  | 'created_version'
+  | 'last_transaction_version'
+>;
+
+/** `is_burned` comes from burnedTokens, the lootbox columns from reveals; soulbound null: not known yet. */
+export type TokenRow = Omit<
+  IngestRow<TokensTable>,
+  'is_burned' | 'lootbox_id' | 'lootbox_tier' | 'is_soulbound'
+> & {
   is_soulbound: boolean | null;
-  minted_at: string | null;
-  minted_version: number | null;
-  last_transaction_version: number;
-}
+};
 
-export interface OwnershipRow {
-  token_data_id: string;
-  property_version: string;
+/** A token known only from an event that names it: created where missing, else fills its names. */
+export type TokenPlaceholderRow = Pick<
+  TokenRow,
+  | 'token_data_id'
+  | 'token_standard'
+  | 'collection_id'
+  | 'creator_address'
+  | 'collection_name'
+  | 'token_name'
+  | 'last_transaction_version'
+>;
+
+/** A v1 token held in a table whose owner is resolved at write time (`table_handle`, owner null until then). */
+export type OwnershipRow = Omit<IngestRow<TokenOwnershipsTable>, 'owner_address' | 'is_soulbound'> & {
   owner_address: string | null;
   table_handle: string | null;
-  collection_id: string | null;
-  token_standard: 'v1' | 'v2';
-  amount: string;
   is_soulbound: boolean | null;
-  last_transaction_version: number;
-}
+};
 
-export interface TableHandleRow {
-  handle: string;
-  owner_address: string;
-  kind: string;
-  last_transaction_version: number;
-}
+export type TableHandleRow = IngestRow<TableHandleOwnersTable>;
 
-export interface PendingClaimRow {
-  token_data_id: string;
-  property_version: string;
-  from_address: string;
-  to_address: string;
-  collection_id: string | null;
-  amount: string;
-  last_transaction_version: number;
-}
+export type PendingClaimRow = IngestRow<TokenPendingClaimsTable>;
 
-export interface TokenActivityRow {
-  transaction_version: number;
-  event_index: number;
-  kind: string;
-  event_type: string;
-  token_data_id: string;
-  token_standard: 'v1' | 'v2';
-  collection_id: string | null;
-  property_version: string;
-  from_address: string | null;
-  to_address: string | null;
-  amount: string;
-  transaction_timestamp: string;
-}
+export type TokenActivityRow = IngestRow<TokenActivitiesTable>;
 
-export interface MarketActivityRow {
-  transaction_version: number;
-  event_index: number;
-  kind: string;
-  marketplace: string;
-  contract_address: string;
-  raw_event_type: string;
-  token_data_id: string | null;
-  token_standard: string | null;
-  property_version: string | null;
-  collection_id: string | null;
-  collection_name: string | null;
-  creator_address: string | null;
-  token_name: string | null;
-  price: string;
-  token_amount: string;
-  coin_type: string | null;
-  seller: string | null;
-  buyer: string | null;
-  listing_id: string | null;
-  offer_id: string | null;
-  commission: string | null;
-  royalties: string | null;
-  transaction_timestamp: string;
-  seller_funded: boolean;
-}
+/** Wash flags are set after the write (wash-flags.ts), from the stored history. */
+export type MarketActivityRow = Omit<IngestRow<MarketplaceActivitiesTable>, 'wash_flags'>;
 
 /** The state of one listing after the batch (its events collapsed in chain order). */
-export interface ListingRow {
-  marketplace: string;
-  listing_id: string;
-  contract_address: string;
-  token_data_id: string;
-  token_standard: string | null;
-  property_version: string | null;
-  collection_id: string | null;
-  collection_name: string | null;
-  creator_address: string | null;
-  token_name: string | null;
-  seller: string | null;
-  buyer: string | null;
-  price: string;
-  token_amount: string;
-  coin_type: string | null;
-  status: 'active' | 'sold' | 'cancelled';
-  listed_at: string | null;
-  listed_version: number | null;
-  closed_at: string | null;
-  last_transaction_version: number;
-}
+export type ListingRow = IngestRow<ListingsTable>;
 
-export interface TokenOfferRow {
-  marketplace: string;
-  offer_id: string;
-  contract_address: string;
-  token_data_id: string;
-  token_standard: string | null;
-  property_version: string | null;
-  collection_id: string | null;
-  collection_name: string | null;
-  creator_address: string | null;
-  token_name: string | null;
-  buyer: string;
-  seller: string | null;
-  price: string;
-  token_amount: string;
-  coin_type: string | null;
-  status: 'active' | 'filled' | 'cancelled';
-  expiration_time: string | null;
-  created_at: string | null;
-  created_version: number | null;
-  last_transaction_version: number;
-}
+export type TokenOfferRow = IngestRow<TokenOffersTable>;
 
-export interface CollectionOfferRow {
-  marketplace: string;
-  offer_id: string;
-  contract_address: string;
-  collection_id: string | null;
-  collection_name: string | null;
-  creator_address: string | null;
-  buyer: string;
-  price: string;
+export type CollectionOfferRow = Omit<
+  IngestRow<CollectionOffersTable>,
+  'token_amount' | 'remaining_amount'
+> & {
   /** Null when the batch only shows a fill or a cancel: keep what the place event stored. */
   token_amount: string | null;
   /** Absolute remaining amount when the chain shows it, else null (derived from counted fills). */
   remaining_amount: string | null;
-  coin_type: string | null;
-  status: 'active' | 'filled' | 'cancelled';
-  expiration_time: string | null;
-  created_at: string | null;
-  created_version: number | null;
-  last_transaction_version: number;
-}
+};
 
-export interface LootboxRow {
-  lootbox_id: number;
-  creator_address: string;
-  collection_name: string;
-  collection_id: string;
-  price: string;
-  coin_type: string;
-  max_supply: string;
-  mint_start: string;
-  mint_end: string | null;
-  created_at: string;
-  created_version: number;
-  last_transaction_version: number;
-}
+/** Counters (minted, purchased, revenue) are kept by the lootbox writer; `paused` by updates. */
+export type LootboxRow = Omit<IngestRow<LootboxesTable>, 'paused' | 'minted' | 'purchased' | 'revenue'>;
 
-export interface LootboxTierRow {
-  lootbox_id: number;
-  tier_name: string;
-  position: number;
-  weight: string;
-  max_supply: string;
-}
+export type LootboxTierRow = Omit<IngestRow<LootboxTiersTable>, 'minted'>;
 
-export interface LootboxUpdateRow {
-  lootbox_id: number;
-  price: string;
-  mint_start: string;
-  mint_end: string | null;
-  paused: boolean;
-  last_transaction_version: number;
-}
+export type LootboxUpdateRow = Pick<
+  IngestRow<LootboxesTable>,
+  'lootbox_id' | 'price' | 'mint_start' | 'mint_end' | 'paused' | 'last_transaction_version'
+>;
 
-export interface LootboxPurchaseRow {
-  transaction_version: number;
-  event_index: number;
-  lootbox_id: number;
-  buyer: string;
-  quantity: string;
-  amount_paid: string;
-  coin_type: string;
-  transaction_timestamp: string;
-}
+export type LootboxPurchaseRow = IngestRow<LootboxPurchasesTable>;
 
-export interface LootboxRevealRow {
-  transaction_version: number;
-  event_index: number;
-  lootbox_id: number;
-  owner_address: string;
-  token_data_id: string;
-  tier: string;
-  transaction_timestamp: string;
-}
+export type LootboxRevealRow = IngestRow<LootboxRevealsTable>;
 
+/** The payload is any JSON value; the writer stores its text (`failed_at` is the database's clock). */
 export interface FailedTransactionRow {
   transaction_version: number;
   reason: string;
@@ -257,7 +138,9 @@ export interface IngestBatch {
   };
   collections: CollectionRow[];
   collectionSupplies: CollectionSupplyRow[];
+  collectionPlaceholders: CollectionPlaceholderRow[];
   tokens: TokenRow[];
+  tokenPlaceholders: TokenPlaceholderRow[];
   ownerships: OwnershipRow[];
   tableHandles: TableHandleRow[];
   pendingClaims: PendingClaimRow[];
@@ -282,6 +165,8 @@ export interface IngestResult {
   /** Collections whose derived data (floor, owners, rankings, rarity) may have changed. */
   touchedCollections: string[];
   touchedLootboxes: number[];
+  /** Wall milliseconds per write step (tables, bookkeeping, checkpoint, commit) of this batch. */
+  steps: Record<string, number>;
 }
 
 export function emptyBatch(name: string, lastVersion: number): IngestBatch {
@@ -289,7 +174,9 @@ export function emptyBatch(name: string, lastVersion: number): IngestBatch {
     checkpoint: { name, lastVersion, lastTimestamp: null },
     collections: [],
     collectionSupplies: [],
+    collectionPlaceholders: [],
     tokens: [],
+    tokenPlaceholders: [],
     ownerships: [],
     tableHandles: [],
     pendingClaims: [],
@@ -319,6 +206,7 @@ export const CHAIN_STATE_TABLES = [
   'token_activities',
   'marketplace_activities',
   'listings',
+  'collection_floor_changes',
   'token_offers',
   'collection_offers',
   'lootboxes',

@@ -3,10 +3,12 @@ import type { Db } from '../database';
 import { unnestInsert } from './bulk';
 import { writeBurns } from './burns';
 import { writeCollections } from './collections';
+import { writeFloorChanges } from './floor-changes';
 import { refreshLootboxCounters, writeLootboxes } from './lootbox';
 import { writeCollectionOffers, writeListings, writeMarketActivities, writeTokenOffers } from './market';
 import { applyOwnerCountDeltas, holdings, pairsAffected, recountOwners } from './owner-counts';
 import { resolveOwners, writeOwnerships, writePendingClaims, writeTableHandles } from './ownerships';
+import { writeCollectionPlaceholders, writeTokenPlaceholders } from './placeholders';
 import { writeTokenActivities } from './token-activities';
 import { writeTokens } from './tokens';
 import type { IngestBatch, IngestResult } from './types';
@@ -23,7 +25,18 @@ import { refreshWashFlags } from './wash-flags';
  * either the whole batch or none of it, so a restart from the checkpoint neither loses nor repeats.
  */
 export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResult> {
-  return db.transaction().execute(async (trx) => {
+  const steps: Record<string, number> = {};
+  // Adds each step's wall time under its name: where a batch's time goes (the ingest bench prints it).
+  const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      steps[name] = (steps[name] ?? 0) + performance.now() - t0;
+    }
+  };
+  let bodyEnd = 0;
+  const result = await db.transaction().execute(async (trx) => {
     const expected = batch.checkpoint.previous;
     if (expected !== undefined) {
       const stored = await trx
@@ -41,38 +54,47 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
       }
     }
     let rows = 0;
-    const collections = await writeCollections(trx, batch);
+    const placeholders = await step('collections', () => writeCollectionPlaceholders(trx, batch));
+    rows += placeholders.length;
+    const collections = await step('collections', () => writeCollections(trx, batch));
     rows += collections.rows;
-    rows += await writeTokens(trx, batch);
-    rows += await writeTableHandles(trx, batch);
-    const owners = await resolveOwners(trx, batch);
-    const pairs = await pairsAffected(
-      trx,
-      owners.rows
-        .filter((o) => o.collection_id !== null)
-        .map((o) => ({ collectionId: o.collection_id as string, owner: o.owner_address })),
-      [
-        ...owners.rows.filter((o) => o.token_standard === 'v2').map((o) => o.token_data_id),
-        ...batch.burnedTokens.map((b) => b.token_data_id),
-      ],
+    rows += await step('tokens', () => writeTokenPlaceholders(trx, batch));
+    rows += await step('tokens', () => writeTokens(trx, batch));
+    rows += await step('table handles', () => writeTableHandles(trx, batch));
+    const owners = await step('ownerships', () => resolveOwners(trx, batch));
+    const pairs = await step('owner counts', () =>
+      pairsAffected(
+        trx,
+        owners.rows
+          .filter((o) => o.collection_id !== null)
+          .map((o) => ({ collectionId: o.collection_id as string, owner: o.owner_address })),
+        [
+          ...owners.rows.filter((o) => o.token_standard === 'v2').map((o) => o.token_data_id),
+          ...batch.burnedTokens.map((b) => b.token_data_id),
+        ],
+      ),
     );
-    const heldBefore = await holdings(trx, pairs);
-    rows += await writeOwnerships(trx, owners.rows);
-    rows += await writePendingClaims(trx, batch);
-    rows += await writeTokenActivities(trx, batch);
-    rows += await writeMarketActivities(trx, batch);
-    await refreshWashFlags(trx, batch);
-    rows += await writeListings(trx, batch);
-    rows += await writeTokenOffers(trx, batch);
-    rows += await writeCollectionOffers(trx, batch);
-    rows += await writeBurns(trx, batch);
-    rows += await writeLootboxes(trx, batch);
-    rows += await unnestInsert(
-      trx,
-      'failed_transactions',
-      { transaction_version: 'bigint', reason: 'text', payload: 'jsonb' },
-      batch.failed,
-      'ON CONFLICT (transaction_version) DO UPDATE SET reason = excluded.reason, payload = excluded.payload',
+    const heldBefore = await step('owner counts', () => holdings(trx, pairs));
+    rows += await step('ownerships', () => writeOwnerships(trx, owners.rows));
+    rows += await step('pending claims', () => writePendingClaims(trx, batch));
+    rows += await step('token activities', () => writeTokenActivities(trx, batch));
+    rows += await step('market activities', () => writeMarketActivities(trx, batch));
+    await step('wash flags', () => refreshWashFlags(trx, batch));
+    // Before the listings: the floors replay the batch from the stored listings.
+    rows += await step('floor changes', () => writeFloorChanges(trx, batch));
+    rows += await step('listings', () => writeListings(trx, batch));
+    rows += await step('offers', () => writeTokenOffers(trx, batch));
+    rows += await step('offers', () => writeCollectionOffers(trx, batch));
+    rows += await step('burns', () => writeBurns(trx, batch));
+    rows += await step('lootboxes', () => writeLootboxes(trx, batch));
+    rows += await step('failed transactions', () =>
+      unnestInsert(
+        trx,
+        'failed_transactions',
+        { transaction_version: 'bigint', reason: 'text', payload: 'jsonb' },
+        batch.failed,
+        'ON CONFLICT (transaction_version) DO UPDATE SET reason = excluded.reason, payload = excluded.payload',
+      ),
     );
 
     const touchedLootboxes = [
@@ -83,15 +105,20 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
         ...batch.lootboxReveals.map((r) => r.lootbox_id),
       ]),
     ];
-    await refreshLootboxCounters(
-      trx,
-      touchedLootboxes,
-      batch.lootboxReveals.map((r) => r.token_data_id),
+    await step('lootboxes', () =>
+      refreshLootboxCounters(
+        trx,
+        touchedLootboxes,
+        batch.lootboxReveals.map((r) => r.token_data_id),
+      ),
     );
 
     const touchedCollections = collectTouchedCollections(batch, owners.rows);
-    await applyOwnerCountDeltas(trx, pairs, heldBefore, await holdings(trx, pairs));
-    await recountOwners(trx, collections.created);
+    await step('owner counts', async () => {
+      await applyOwnerCountDeltas(trx, pairs, heldBefore, await holdings(trx, pairs));
+      await recountOwners(trx, [...new Set([...placeholders, ...collections.created])]);
+    });
+    const t0 = performance.now();
 
     // The outbox of collection-changed jobs, committed with the rows (see the 1000 reliab migration).
     if (touchedCollections.length > 0) {
@@ -123,13 +150,18 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
         })),
       )
       .execute();
+    steps['outbox + checkpoint'] = performance.now() - t0;
+    bodyEnd = performance.now();
     return {
       rowsWritten: rows,
       unresolvedOwnerships: owners.unresolved,
       touchedCollections,
       touchedLootboxes,
+      steps,
     };
   });
+  steps.commit = performance.now() - bodyEnd;
+  return result;
 }
 
 export class CheckpointMovedError extends Error {
@@ -142,6 +174,7 @@ function collectTouchedCollections(batch: IngestBatch, owners: { collection_id: 
     if (id) ids.add(id);
   };
   for (const r of batch.collections) add(r.collection_id);
+  for (const r of batch.collectionPlaceholders) add(r.collection_id);
   for (const r of batch.tokens) add(r.collection_id);
   for (const r of owners) add(r.collection_id);
   for (const r of batch.marketActivities) add(r.collection_id);

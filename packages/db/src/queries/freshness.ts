@@ -13,28 +13,50 @@ export interface Freshness {
   tipSeenAt: Date | null;
 }
 
-/** One round trip: the checkpoint and the tip together, as the freshness headers and /ready need. */
-export async function readFreshness(db: Db): Promise<Freshness> {
+/**
+ * What the API reads, in one round trip: the freshness figures and the read version, a short
+ * string naming the stored data (the highest indexed version and the write counter of the data
+ * tables, `read_versions`, bumped by triggers in every writing transaction, whether the indexer's,
+ * the worker's or an operator's). Equal versions mean equal data; both parts only grow. One
+ * reading serves the freshness headers and the response cache, so they always describe the same state.
+ */
+export interface ReadState {
+  version: string;
+  freshness: Freshness;
+}
+
+export async function readState(db: Db): Promise<ReadState> {
   const { rows } = await sql<{
+    read_version: string;
     indexed_version: number | null;
     indexed_at: Date | null;
     tip_version: number | null;
     tip_seen_at: Date | null;
   }>`
     SELECT
-      (SELECT max(last_version) FROM indexer_checkpoints) AS indexed_version,
+      coalesce(cp.indexed_version, -1)::text || '.' ||
+        (SELECT coalesce(sum(version), 0) FROM read_versions)::text AS read_version,
+      cp.indexed_version,
       (SELECT last_timestamp FROM indexer_checkpoints ORDER BY last_version DESC LIMIT 1) AS indexed_at,
       t.version AS tip_version,
       t.seen_at AS tip_seen_at
-    FROM (SELECT 1) AS one
+    FROM (SELECT max(last_version) AS indexed_version FROM indexer_checkpoints) AS cp
     LEFT JOIN chain_tip t ON t.id = 1`.execute(db);
   const row = rows[0];
   return {
-    indexedVersion: row?.indexed_version ?? null,
-    indexedAt: row?.indexed_at ?? null,
-    tipVersion: row?.tip_version ?? null,
-    tipSeenAt: row?.tip_seen_at ?? null,
+    version: row?.read_version ?? '',
+    freshness: {
+      indexedVersion: row?.indexed_version ?? null,
+      indexedAt: row?.indexed_at ?? null,
+      tipVersion: row?.tip_version ?? null,
+      tipSeenAt: row?.tip_seen_at ?? null,
+    },
   };
+}
+
+/** The checkpoint and the tip together, as /ready and the analytics bodies need. */
+export async function readFreshness(db: Db): Promise<Freshness> {
+  return (await readState(db)).freshness;
 }
 
 /** Called by the indexer each time it looks at the source's tip; a version never goes back. */

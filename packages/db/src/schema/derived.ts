@@ -39,6 +39,28 @@ export interface RankingRunsTable {
   entries: number;
 }
 
+/**
+ * A collection's position in a ranking changed within its top N (the feed's `ranking_changed`);
+ * written by the worker with the new ranking, keyed after the indexer checkpoint it saw.
+ */
+export interface CollectionRankingChangesTable {
+  transaction_version: number;
+  /** The feed's index: RANKING_EVENT_OFFSET + a counter per version, in commit order. */
+  event_index: number;
+  ranking: RankingName;
+  collection_id: string;
+  /** The position (1 = first) after the run; null when the collection left the ranking. */
+  rank: number | null;
+  /** The position before the run; null when the collection was not ranked. */
+  previous_rank: number | null;
+  score: number | null;
+  top_n: number;
+  window_start: NullableTimestamp;
+  computed_at: Timestamp;
+  /** The block time of the checkpoint version, so feed timestamps never go back. */
+  transaction_timestamp: Timestamp;
+}
+
 export interface SocialSignalsTable {
   collection_id: string;
   observed_on: ColumnType<string, string, string>;

@@ -8,6 +8,7 @@ import type {
   TokensTable,
 } from './chain';
 import type {
+  CollectionRankingChangesTable,
   CollectionSnapshotsTable,
   CollectionUriCacheTable,
   RankingRunsTable,
@@ -23,6 +24,7 @@ import type {
   LootboxTiersTable,
 } from './lootbox';
 import type {
+  CollectionFloorChangesTable,
   CollectionOffersTable,
   ListingsTable,
   MarketplaceActivitiesTable,
@@ -35,6 +37,7 @@ import type {
   ExportUsageTable,
   FailedTransactionsTable,
   IndexerCheckpointsTable,
+  MediaRendersTable,
 } from './ops';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks';
 
@@ -49,6 +52,7 @@ export interface Database {
   token_activities: TokenActivitiesTable;
   marketplace_activities: MarketplaceActivitiesTable;
   listings: ListingsTable;
+  collection_floor_changes: CollectionFloorChangesTable;
   token_offers: TokenOffersTable;
   collection_offers: CollectionOffersTable;
   lootboxes: LootboxesTable;
@@ -58,12 +62,14 @@ export interface Database {
   collection_snapshots: CollectionSnapshotsTable;
   ranking_snapshots: RankingSnapshotsTable;
   ranking_runs: RankingRunsTable;
+  collection_ranking_changes: CollectionRankingChangesTable;
   social_signals: SocialSignalsTable;
   token_rarity: TokenRarityTable;
   user_inventory_snapshots: UserInventorySnapshotsTable;
   collection_uri_cache: CollectionUriCacheTable;
   api_keys: ApiKeysTable;
   export_usage: ExportUsageTable;
+  media_renders: MediaRendersTable;
   indexer_checkpoints: IndexerCheckpointsTable;
   chain_tip: ChainTipTable;
   collection_change_outbox: CollectionChangeOutboxTable;

@@ -56,6 +56,18 @@ export interface ListingsTable {
   last_transaction_version: number;
 }
 
+/** A collection's floor moved (the feed's `floor_changed`); written by the indexer with the listings. */
+export interface CollectionFloorChangesTable {
+  transaction_version: number;
+  /** The feed's index: FLOOR_EVENT_OFFSET + the collection's last listing event of the version. */
+  event_index: number;
+  collection_id: string;
+  /** The lowest active native-coin listing after the version; null when none is left. */
+  floor_price: U64 | null;
+  previous_floor_price: U64 | null;
+  transaction_timestamp: Date;
+}
+
 export interface TokenOffersTable {
   marketplace: string;
   offer_id: string;

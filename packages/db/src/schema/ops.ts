@@ -17,6 +17,19 @@ export interface ExportUsageTable {
   rows: number;
 }
 
+/** The last attempt at pre-rendering one thumbnail (the worker's media-prerender task). */
+export interface MediaRendersTable {
+  media_id: string;
+  width: number;
+  format: string;
+  source_uri: string | null;
+  status: 'ok' | 'failed';
+  reason: string | null;
+  attempts: Defaulted<number>;
+  attempted_at: Timestamp;
+  next_attempt_at: NullableTimestamp;
+}
+
 export interface IndexerCheckpointsTable {
   name: string;
   last_version: number;

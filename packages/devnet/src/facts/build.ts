@@ -5,9 +5,12 @@ import { collectionId, tokenId } from './ids';
 import { floors, type RecordedTallies } from './tally';
 import {
   type CollectionFacts,
+  type CollectionOfferFact,
   type DevnetFacts,
+  type ListingFact,
   type LootboxFacts,
   type OfferCounts,
+  type OpenOfferFact,
   type PerWindow,
   type SaleFact,
   type TokenFacts,
@@ -177,22 +180,71 @@ export function buildFacts(world: World, s: SimState, rec: RecordedTallies): Dev
       listed: (s.tokListing[t] ?? 0) !== 0,
       listPrice: (s.tokListing[t] ?? 0) !== 0 ? String(s.tokPrice[t]) : null,
       traits: traitsOf(world, s, t),
+      mintedVersion: rec.mintedAt.get(t) ?? -1,
+      listedVersion: (s.tokListing[t] ?? 0) !== 0 ? (rec.listedAt.get(t) ?? -1) : null,
     });
   }
 
-  const saleFacts: SaleFact[] =
-    s.tokenCount <= 20_000
-      ? rec.saleLog.map((r) => ({
-          version: r.version,
-          timestampUs: String(r.timestampUs),
-          collectionId: ids[r.collection] as string,
-          tokenId: tokenId(world, s, r.token),
-          seller: addr(r.seller),
-          buyer: addr(r.buyer),
-          price: String(r.price),
-          wash: r.wash,
-        }))
-      : [];
+  const small = s.tokenCount <= 20_000;
+  const moment = (m: { version: number; timestampUs: number }) => ({
+    version: m.version,
+    timestampUs: String(m.timestampUs),
+  });
+  const listings: ListingFact[] = small
+    ? [...rec.listingLog.values()].map((l) => ({
+        collectionId: ids[s.tokColl[l.token] ?? 0] as string,
+        tokenId: tokenId(world, s, l.token),
+        seller: addr(l.seller),
+        prices: l.prices.map((p) => ({ ...moment(p), price: String(p.price) })),
+        end: l.end === null ? null : { ...moment(l.end), kind: l.end.kind },
+      }))
+    : [];
+  const collectionOffers: CollectionOfferFact[] = small
+    ? [...rec.collectionOfferLog.values()].map((o) => ({
+        collectionId: ids[o.collection] as string,
+        buyer: addr(o.buyer),
+        price: String(o.price),
+        amount: o.amount,
+        placed: moment(o.placed),
+        expiresUs: String(o.expiresSecs * 1_000_000),
+        filled: o.filled,
+        end: o.end === null ? null : { ...moment(o.end), kind: o.end.kind },
+      }))
+    : [];
+  const saleFacts: SaleFact[] = small
+    ? rec.saleLog.map((r) => ({
+        version: r.version,
+        timestampUs: String(r.timestampUs),
+        collectionId: ids[r.collection] as string,
+        tokenId: tokenId(world, s, r.token),
+        seller: addr(r.seller),
+        buyer: addr(r.buyer),
+        price: String(r.price),
+        wash: r.wash,
+      }))
+    : [];
+  const openOffers: OpenOfferFact[] = small
+    ? [
+        ...s.tokenOffers.map((o) => ({
+          kind: 'token' as const,
+          buyer: addr(o.buyer),
+          collectionId: ids[s.tokColl[o.token] ?? 0] as string,
+          tokenId: tokenId(world, s, o.token),
+          price: String(o.price),
+          placedVersion: rec.tokenOfferPlacedAt.get(o.id) ?? -1,
+          expiresSecs: o.expiresSecs,
+        })),
+        ...s.collectionOffers.map((o) => ({
+          kind: 'collection' as const,
+          buyer: addr(o.buyer),
+          collectionId: ids[o.collection] as string,
+          tokenId: null,
+          price: String(o.price),
+          placedVersion: rec.collectionOfferPlacedAt.get(o.id) ?? -1,
+          expiresSecs: o.expiresSecs,
+        })),
+      ]
+    : [];
   let sales = 0;
   let volume = 0;
   for (const t of rec.collections) {
@@ -230,5 +282,8 @@ export function buildFacts(world: World, s: SimState, rec: RecordedTallies): Dev
     users,
     tokens,
     sales: saleFacts,
+    openOffers,
+    listings,
+    collectionOffers,
   };
 }

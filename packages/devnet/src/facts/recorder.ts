@@ -4,8 +4,10 @@ import type { Simulator } from '../sim/simulator';
 import type { World } from '../world/world';
 import { buildFacts } from './build';
 import {
+  type CollectionOfferRecord,
   type CollectionTally,
   floors,
+  type ListingRecord,
   type LootboxTally,
   type RecordedTallies,
   type SaleRecord,
@@ -22,6 +24,12 @@ export class FactsRecorder implements StepObserver, RecordedTallies {
   readonly collections: CollectionTally[];
   readonly lootboxes: LootboxTally[];
   readonly saleLog: SaleRecord[] = [];
+  readonly mintedAt = new Map<number, number>();
+  readonly listedAt = new Map<number, number>();
+  readonly tokenOfferPlacedAt = new Map<number, number>();
+  readonly collectionOfferPlacedAt = new Map<number, number>();
+  readonly listingLog = new Map<number, ListingRecord>();
+  readonly collectionOfferLog = new Map<number, CollectionOfferRecord>();
   readonly floorsAt: Partial<Record<WindowKey, (number | null)[]>> = {};
   private readonly starts: number[];
 
@@ -59,8 +67,32 @@ export class FactsRecorder implements StepObserver, RecordedTallies {
         price,
         wash,
       });
+    const at = { version, timestampUs };
     switch (plan.kind) {
+      case 'mint':
+        for (const m of plan.tokens) this.mintedAt.set(m.token, version);
+        break;
+      case 'open_lootbox':
+        this.mintedAt.set(plan.minted.token, version);
+        break;
+      case 'list':
+        this.listedAt.set(plan.token, version);
+        this.listingLog.set(plan.listingId, {
+          token: plan.token,
+          seller: plan.seller,
+          prices: [{ ...at, price: plan.price }],
+          end: null,
+        });
+        break;
+      case 'relist':
+        this.listedAt.set(plan.token, version);
+        this.listingLog.get(plan.listingId)?.prices.push({ ...at, price: plan.price });
+        break;
+      case 'cancel_listing':
+        this.endListing(plan.listingId, { ...at, kind: 'cancelled' });
+        break;
       case 'fill_listing':
+        this.endListing(plan.listingId, { ...at, kind: 'sold' });
         this.sale(s.tokColl[plan.token] ?? 0, plan.buyer, plan.price, timestampUs);
         log(plan.token, plan.seller, plan.buyer, plan.price, plan.wash ?? null);
         break;
@@ -73,19 +105,35 @@ export class FactsRecorder implements StepObserver, RecordedTallies {
         this.sale(plan.offer.collection, plan.offer.buyer, plan.offer.price, timestampUs);
         log(plan.token, plan.seller, plan.offer.buyer, plan.offer.price, null);
         this.tally(plan.offer.collection).collectionOffers.filled++;
+        this.offerFilled(plan.offer.id, plan.offer.remaining, at);
         break;
       case 'place_token_offer':
+        this.tokenOfferPlacedAt.set(plan.offer.id, version);
         this.tally(s.tokColl[plan.offer.token] ?? 0).tokenOffers.placed++;
         break;
       case 'cancel_token_offer':
         this.tally(s.tokColl[plan.offer.token] ?? 0).tokenOffers.cancelled++;
         break;
       case 'place_collection_offer':
+        this.collectionOfferPlacedAt.set(plan.offer.id, version);
         this.tally(plan.offer.collection).collectionOffers.placed++;
+        this.collectionOfferLog.set(plan.offer.id, {
+          collection: plan.offer.collection,
+          buyer: plan.offer.buyer,
+          price: plan.offer.price,
+          amount: plan.offer.amount,
+          placed: at,
+          expiresSecs: plan.offer.expiresSecs,
+          filled: 0,
+          end: null,
+        });
         break;
-      case 'cancel_collection_offer':
+      case 'cancel_collection_offer': {
         this.tally(plan.offer.collection).collectionOffers.cancelled++;
+        const o = this.collectionOfferLog.get(plan.offer.id);
+        if (o !== undefined) o.end = { ...at, kind: 'cancelled' };
         break;
+      }
       case 'purchase_lootbox': {
         const t = this.lootboxes[plan.lootbox];
         if (t === undefined) break;
@@ -98,6 +146,18 @@ export class FactsRecorder implements StepObserver, RecordedTallies {
       default:
         break;
     }
+  }
+
+  private endListing(id: number, end: NonNullable<ListingRecord['end']>): void {
+    const l = this.listingLog.get(id);
+    if (l !== undefined) l.end = end;
+  }
+
+  private offerFilled(id: number, remaining: number, at: { version: number; timestampUs: number }): void {
+    const o = this.collectionOfferLog.get(id);
+    if (o === undefined) return;
+    o.filled++;
+    if (remaining <= 0) o.end = { ...at, kind: 'filled' };
   }
 
   private tally(c: number): CollectionTally {

@@ -32,12 +32,43 @@ export interface SaleRecord {
   wash: WashLabel | null;
 }
 
+/** A listing's life as the simulation saw it (simulator indexes). */
+export interface ListingRecord {
+  token: number;
+  seller: number;
+  prices: { version: number; timestampUs: number; price: number }[];
+  end: { version: number; timestampUs: number; kind: 'sold' | 'cancelled' } | null;
+}
+
+/** A collection offer's life as the simulation saw it (simulator indexes). */
+export interface CollectionOfferRecord {
+  collection: number;
+  buyer: number;
+  price: number;
+  amount: number;
+  placed: { version: number; timestampUs: number };
+  expiresSecs: number;
+  filled: number;
+  end: { version: number; timestampUs: number; kind: 'filled' | 'cancelled' } | null;
+}
+
 /** The recorder's tallies as buildFacts reads them. */
 export interface RecordedTallies {
   readonly collections: CollectionTally[];
   readonly lootboxes: LootboxTally[];
   readonly floorsAt: Partial<Record<WindowKey, (number | null)[]>>;
   readonly saleLog: SaleRecord[];
+  /** Simulator token index -> the version that minted it. */
+  readonly mintedAt: Map<number, number>;
+  /** Simulator token index -> the version that placed or repriced its listing. */
+  readonly listedAt: Map<number, number>;
+  /** Offer id -> the version that placed it (token and collection offers count ids apart). */
+  readonly tokenOfferPlacedAt: Map<number, number>;
+  readonly collectionOfferPlacedAt: Map<number, number>;
+  /** Keyed by the simulator's listing id, in placement order. */
+  readonly listingLog: Map<number, ListingRecord>;
+  /** Keyed by the simulator's collection-offer id, in placement order. */
+  readonly collectionOfferLog: Map<number, CollectionOfferRecord>;
 }
 
 /** Lowest active listing price per collection (null without listings). */

@@ -75,6 +75,23 @@ export interface TokenFacts {
   listPrice: string | null;
   /** Trait name -> value; absent traits are missing. Lootbox tokens: { tier }. */
   traits: Record<string, string>;
+  /** The version that minted it. */
+  mintedVersion: number;
+  /** The version that placed (or last repriced) its active listing, null when not listed. */
+  listedVersion: number | null;
+}
+
+/** An offer still open at "now" (neither filled nor cancelled; it may have expired). */
+export interface OpenOfferFact {
+  kind: 'token' | 'collection';
+  buyer: string;
+  collectionId: string;
+  /** Token offers only. */
+  tokenId: string | null;
+  /** Octas per token. */
+  price: string;
+  placedVersion: number;
+  expiresSecs: number;
 }
 
 export interface UserFacts {
@@ -98,6 +115,42 @@ export interface SaleFact {
   price: string;
   /** Why the simulator made it a wash trade, or null for an ordinary sale. */
   wash: 'self_trade' | 'round_trip' | 'token_churn' | 'seller_funded' | null;
+}
+
+/** A moment on the chain: the transaction and its block timestamp. */
+export interface ChainMoment {
+  version: number;
+  timestampUs: string;
+}
+
+/**
+ * One listing from its placement to its end. A price update is a second placement of the same
+ * listing; the asking price at time T is the last entry of `prices` before T.
+ */
+export interface ListingFact {
+  collectionId: string;
+  tokenId: string;
+  seller: string;
+  /** Octas asked, from the placement and each later price update, in chain order. */
+  prices: (ChainMoment & { price: string })[];
+  /** When it stopped being buyable (filled or cancelled); null while open at "now". */
+  end: (ChainMoment & { kind: 'sold' | 'cancelled' }) | null;
+}
+
+/** One collection offer from its placement to its end; it also lapses at `expiresUs` without an event. */
+export interface CollectionOfferFact {
+  collectionId: string;
+  buyer: string;
+  /** Octas offered per token. */
+  price: string;
+  /** Tokens wanted. */
+  amount: number;
+  placed: ChainMoment;
+  expiresUs: string;
+  /** Tokens sold into it so far. */
+  filled: number;
+  /** Cancelled, or filled for its whole amount; null otherwise (it may still have expired). */
+  end: (ChainMoment & { kind: 'filled' | 'cancelled' }) | null;
 }
 
 export interface DevnetFacts {
@@ -130,4 +183,10 @@ export interface DevnetFacts {
   tokens: Record<string, TokenFacts[]>;
   /** Every sale with its wash-trade label, on chains small enough to list tokens (empty otherwise). */
   sales: SaleFact[];
+  /** Every open offer, on chains small enough to list tokens (empty otherwise). */
+  openOffers: OpenOfferFact[];
+  /** Every listing of the initial chain, under the same condition as `sales`. */
+  listings: ListingFact[];
+  /** Every collection offer of the initial chain, under the same condition as `sales`. */
+  collectionOffers: CollectionOfferFact[];
 }

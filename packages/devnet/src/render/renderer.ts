@@ -3,6 +3,7 @@ import type { SimState } from '../sim/state';
 import { hash32 } from '../util/hex';
 import type { World } from '../world/world';
 import { TxBuilder } from './builder';
+import { renderCoinTransfer } from './coin';
 import { Entities } from './entities';
 import { renderLootbox } from './lootbox';
 import {
@@ -40,6 +41,8 @@ function renderCall(b: TxBuilder, e: Entities, s: SimState, p: Plan): Call {
     case 'cancel_collection_offer':
     case 'fill_collection_offer':
       return renderCollectionOffer(b, e, s, p);
+    case 'coin_transfer':
+      return renderCoinTransfer(b, e, s, p);
     default:
       return renderLootbox(b, e, s, p);
   }

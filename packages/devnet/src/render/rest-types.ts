@@ -36,7 +36,7 @@ export type RestChange =
       data: { key: MoveJson; key_type: string } | null;
     };
 
-export interface RestEntryFunctionPayload {
+interface RestEntryFunctionPayload {
   type: 'entry_function_payload';
   function: string;
   type_arguments: string[];

@@ -181,5 +181,3 @@ export function emitWithdraw(
   const id = tokenIdJson(e, s.tokColl[token] ?? 0, s.tokSerial[token] ?? 0);
   b.handleEvent(e.account(account), '5', seq, '0x3::token::WithdrawEvent', { amount: '1', id });
 }
-
-export const V1 = { STRING, TOKEN_ID };

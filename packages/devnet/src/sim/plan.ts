@@ -97,6 +97,6 @@ export type Plan = Base &
       }
     | { kind: 'purchase_lootbox'; lootbox: number; buyer: number; quantity: number; amount: number }
     | { kind: 'open_lootbox'; lootbox: number; owner: number; minted: MintedToken }
+    /** Noise: an APT transfer between wallets, touching no NFT module (ChainOptions.noiseShare). */
+    | { kind: 'coin_transfer'; from: number; to: number; amount: number }
   );
-
-export type PlanKind = Plan['kind'];

@@ -14,6 +14,7 @@ import {
   placeTokenOffer,
   relist,
 } from './market-actions';
+import { coinTransfer } from './noise-actions';
 import type { Plan } from './plan';
 import { SimState } from './state';
 import { burn, createCollection, mint, transfer } from './token-actions';
@@ -108,6 +109,10 @@ export class Simulator {
     // A wash campaign in flight runs on consecutive versions, so nothing else touches its token.
     const wash = runWashStep(ctx);
     if (wash !== null) return wash;
+    // Mainnet-shaped traffic: most transactions touch no NFT. Without noise no draw is spent, so
+    // the default chains stay byte for byte what they were.
+    const noise = this.world.config.noiseShare;
+    if (noise > 0 && ctx.rng.chance(noise)) return coinTransfer(ctx);
     const drawn = ACTIONS[ctx.rng.pickCumulative(CUMULATIVE)]?.[0];
     const plan = drawn?.(ctx) ?? null;
     if (plan !== null) return plan;

@@ -22,11 +22,6 @@ export function hex32(a: number, b: number, c: number): string {
   return wordBytes.toString('hex');
 }
 
-/** Long (AIP-40) form: `0x` + 64 hex. */
-export function longAddress(hex64: string): string {
-  return `0x${hex64}`;
-}
-
 /** The form Move values use on chain: leading zeros stripped (`0x0` for zero). */
 export function moveAddress(hex64: string): string {
   let i = 0;

@@ -5,7 +5,7 @@ import { Rng } from '../util/prng';
 import { ADJECTIVES, LOOTBOX_NOUNS, NOUNS, TIER_NAMES } from './names';
 import { buildTraitSchema, type TraitSchema } from './traits';
 
-export type SupplyKind = 'fixed' | 'unlimited' | 'concurrent';
+type SupplyKind = 'fixed' | 'unlimited' | 'concurrent';
 
 export interface CollectionSpec {
   index: number;
@@ -36,13 +36,13 @@ export interface CollectionSpec {
   lootbox: number;
 }
 
-export interface TierSpec {
+interface TierSpec {
   name: string;
   weight: number;
   maxSupply: number;
 }
 
-export interface LootboxSpec {
+interface LootboxSpec {
   index: number;
   lootboxId: number;
   collection: number;
@@ -57,7 +57,7 @@ export interface LootboxSpec {
   tierBoost: number[];
 }
 
-export type ScheduledEvent = { kind: 'collection' | 'lootbox'; index: number };
+type ScheduledEvent = { kind: 'collection' | 'lootbox'; index: number };
 
 /** Everything about the simulated market that is fixed by the config (no simulation needed). */
 export interface World {

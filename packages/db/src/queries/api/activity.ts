@@ -1,61 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
-import {
-  decodeCursor,
-  iso,
-  keysetAfter,
-  offsetOf,
-  type Page,
-  type PageRequest,
-  type SortKey,
-  toPage,
-} from './pagination';
+import { type ActivityEntry, type ActivityRow, activitySelect } from './activity-row';
+import { fetchPage, iso, type Page, type PageKey, type PageRequest, type SortKey } from './pagination';
 
-/** One entry of a token's timeline: a token event (mint, transfer, burn…) or a market event. */
-export interface ActivityEntry {
-  source: 'token' | 'market';
-  kind: string;
-  tokenId: string | null;
-  tokenStandard: string | null;
-  propertyVersion: string | null;
-  collectionId: string | null;
-  /** Token events: sender / receiver; market events: null. */
-  from: string | null;
-  to: string | null;
-  /** Market events: seller / buyer; token events: null. */
-  seller: string | null;
-  buyer: string | null;
-  price: string | null;
-  coinType: string | null;
-  quantity: string;
-  marketplace: string | null;
-  timestamp: string;
-  version: number;
-  eventIndex: number;
-  /** Wash-trade reasons of a sale (see WASH_RULES); empty for clean sales and other events. */
-  flags: string[];
-}
+export type { ActivityEntry, ActivityRow } from './activity-row';
 
-interface ActivityRow {
-  source: 'token' | 'market';
-  transaction_version: number;
-  event_index: number;
-  kind: string;
-  token_data_id: string | null;
-  token_standard: string | null;
-  property_version: string | null;
-  collection_id: string | null;
-  from_address: string | null;
-  to_address: string | null;
-  seller: string | null;
-  buyer: string | null;
-  price: string | null;
-  coin_type: string | null;
-  quantity: string;
-  marketplace: string | null;
-  transaction_timestamp: Date;
-  flags: string[] | null;
-}
+const TOKEN_SELECT = sql.raw(activitySelect('token'));
+const MARKET_SELECT = sql.raw(activitySelect('market'));
 
 function keys(version: string, index: string, source: string): SortKey[] {
   return [
@@ -66,59 +17,58 @@ function keys(version: string, index: string, source: string): SortKey[] {
 }
 
 /**
+ * The sort key of every activity list, named by the merged rows' columns: newest first, token events
+ * before market events of the same event. Market-only lists use its first two parts.
+ */
+export const ACTIVITY_KEYS: PageKey<ActivityRow>[] = [
+  { expr: sql`transaction_version`, dir: 'desc', kind: 'int', field: 'transaction_version' },
+  { expr: sql`event_index`, dir: 'desc', kind: 'int', field: 'event_index' },
+  { expr: sql`source`, dir: 'desc', kind: 'text', field: 'source' },
+];
+
+/**
  * A token's full timeline, newest first: token_activities and marketplace_activities merged. Each
  * branch reads at most offset + limit + 1 rows from its (token_data_id, version DESC) index, so
  * the merge never sorts more than one page's worth per branch.
  */
-export async function tokenTimeline(
+export function tokenTimeline(
   db: Db,
   tokenId: string,
   propertyVersion: string | null,
   request: PageRequest,
 ): Promise<Page<ActivityEntry>> {
-  const cursor = request.cursor ? decodeCursor(request.cursor, ['int', 'int', 'text']) : null;
-  const tokenAfter = cursor
-    ? keysetAfter(keys('a.transaction_version', 'a.event_index', 'token'), cursor)
-    : sql`true`;
-  const marketAfter = cursor
-    ? keysetAfter(keys('m.transaction_version', 'm.event_index', 'market'), cursor)
-    : sql`true`;
   const tokenPv = propertyVersion === null ? sql`true` : sql`a.property_version = ${propertyVersion}`;
   const marketPv =
     propertyVersion === null
       ? sql`true`
       : sql`(m.property_version IS NULL OR m.property_version = ${propertyVersion})`;
-  const reach = offsetOf(request) + request.limit + 1;
-  const [{ rows }, { rows: count }] = await Promise.all([
-    sql<ActivityRow>`
-      SELECT * FROM (
-        (SELECT 'token' AS source, a.transaction_version, a.event_index, a.kind, a.token_data_id,
-                a.token_standard, a.property_version, a.collection_id, a.from_address, a.to_address,
-                NULL::text AS seller, NULL::text AS buyer, NULL::numeric AS price, NULL::text AS coin_type,
-                a.amount AS quantity, NULL::text AS marketplace, a.transaction_timestamp, NULL::text[] AS flags
-           FROM token_activities a
-          WHERE a.token_data_id = ${tokenId} AND ${tokenPv} AND ${tokenAfter}
-          ORDER BY a.transaction_version DESC, a.event_index DESC LIMIT ${reach})
-        UNION ALL
-        (SELECT 'market', m.transaction_version, m.event_index, m.kind, m.token_data_id, m.token_standard,
-                m.property_version, m.collection_id, NULL, NULL, m.seller, m.buyer, m.price, m.coin_type,
-                m.token_amount, m.marketplace, m.transaction_timestamp, m.wash_flags
-           FROM marketplace_activities m
-          WHERE m.token_data_id = ${tokenId} AND ${marketPv} AND ${marketAfter}
-          ORDER BY m.transaction_version DESC, m.event_index DESC LIMIT ${reach})
-      ) merged
-      ORDER BY transaction_version DESC, event_index DESC, source DESC
-      LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
-    sql<{ total: number }>`
-      SELECT (SELECT count(*) FROM token_activities a WHERE a.token_data_id = ${tokenId} AND ${tokenPv})::int
-           + (SELECT count(*) FROM marketplace_activities m WHERE m.token_data_id = ${tokenId} AND ${marketPv})::int
-           AS total`.execute(db),
-  ]);
-  return toPage(rows, request, count[0]?.total ?? 0, activityKey, toActivity);
-}
-
-export function activityKey(r: { transaction_version: number; event_index: number; source: string }) {
-  return [r.transaction_version, r.event_index, r.source];
+  return fetchPage(
+    db,
+    {
+      keys: ACTIVITY_KEYS,
+      rows: (p) => sql<ActivityRow>`
+        SELECT * FROM (
+          (SELECT ${TOKEN_SELECT}
+             FROM token_activities a
+            WHERE a.token_data_id = ${tokenId} AND ${tokenPv}
+              AND ${p.after(keys('a.transaction_version', 'a.event_index', 'token'))}
+            ORDER BY a.transaction_version DESC, a.event_index DESC LIMIT ${p.reach})
+          UNION ALL
+          (SELECT ${MARKET_SELECT}
+             FROM marketplace_activities m
+            WHERE m.token_data_id = ${tokenId} AND ${marketPv}
+              AND ${p.after(keys('m.transaction_version', 'm.event_index', 'market'))}
+            ORDER BY m.transaction_version DESC, m.event_index DESC LIMIT ${p.reach})
+        ) merged
+        ORDER BY ${p.order} ${p.window}`,
+      count: sql`
+        SELECT (SELECT count(*) FROM token_activities a WHERE a.token_data_id = ${tokenId} AND ${tokenPv})::int
+             + (SELECT count(*) FROM marketplace_activities m WHERE m.token_data_id = ${tokenId} AND ${marketPv})::int
+             AS total`,
+      map: toActivity,
+    },
+    request,
+  );
 }
 
 export function toActivity(r: ActivityRow): ActivityEntry {
@@ -143,5 +93,3 @@ export function toActivity(r: ActivityRow): ActivityEntry {
     flags: r.flags ?? [],
   };
 }
-
-export type { ActivityRow };

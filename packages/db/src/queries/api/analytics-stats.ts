@@ -1,8 +1,9 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { rebuildFloorsAt } from '../worker/floors-at';
 import { isNativeCoin } from '../worker/market-filters';
 import { loadHolderCounts } from '../worker/rankings';
-import { loadCurrentFloors, loadFloorsAt } from '../worker/snapshots';
+import { loadCurrentFloors } from '../worker/snapshots';
 import { iso } from './pagination';
 
 export const ANALYTICS_WINDOWS = ['1h', '24h', '7d', '30d', 'all'] as const;
@@ -120,7 +121,8 @@ export async function collectionStats(
         FROM marketplace_activities m
        WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}'`.execute(db),
     loadCurrentFloors(db, [collectionId]),
-    start === null ? Promise.resolve(null) : loadFloorsAt(db, [collectionId], start),
+    // The floor at the exact instant the window starts, not the hourly snapshot before it.
+    start === null ? Promise.resolve(null) : rebuildFloorsAt(db, [collectionId], start),
     loadHolderCounts(db, [collectionId]),
     sql<{ held: number }>`
       SELECT count(*)::int AS held FROM (

@@ -1,18 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
-import {
-  type CursorValue,
-  decodeCursor,
-  iso,
-  keysetAfter,
-  kindsOf,
-  NATIVE_COIN,
-  offsetOf,
-  type Page,
-  type PageRequest,
-  type SortKey,
-  toPage,
-} from './pagination';
+import type { CollectionOffersTable } from '../../schema';
+import { fetchPage, iso, NATIVE_COIN, type Page, type PageKey, type PageRequest } from './pagination';
+import type { ReadRow } from './read-row';
 
 /** A bid is a token offer or a collection offer (DESIGN), active until filled, cancelled or expired. */
 export interface Bid {
@@ -35,26 +25,30 @@ export interface Bid {
   version: number | null;
 }
 
-interface BidRow {
+/** A row of the union of token and collection offers, typed by the schema where a column is read as stored. */
+export type BidRow = Pick<
+  ReadRow<CollectionOffersTable>,
+  | 'offer_id'
+  | 'marketplace'
+  | 'buyer'
+  | 'price'
+  | 'coin_type'
+  | 'creator_address'
+  | 'collection_name'
+  | 'collection_id'
+  | 'expiration_time'
+  | 'created_at'
+  | 'created_version'
+> & {
   kind: 'token_offer' | 'collection_offer';
-  offer_id: string;
-  marketplace: string;
-  buyer: string;
-  price: string;
-  coin_type: string | null;
   quantity: string;
+  /** Null for a collection offer. */
   token_data_id: string | null;
   token_name: string | null;
-  creator_address: string | null;
-  collection_name: string | null;
-  collection_id: string | null;
   status: string;
-  expiration_time: Date | null;
-  created_at: Date | null;
-  created_version: number | null;
-}
+};
 
-function toBid(r: BidRow): Bid {
+export function toBid(r: BidRow): Bid {
   return {
     kind: r.kind,
     offerId: r.offer_id,
@@ -81,43 +75,41 @@ const live = (now: Date) => sql`status = 'active' AND (expiration_time IS NULL O
 /** Both offer tables as one relation filtered by `where` (columns of both tables). */
 function bidsUnion(tokenWhere: RawBuilder<unknown>, collectionWhere: RawBuilder<unknown>, now: Date) {
   return sql`(
-    SELECT 'token_offer' AS kind, offer_id, marketplace, buyer, price, coin_type, token_amount AS quantity,
+    SELECT 'token_offer' AS kind, offer_id, marketplace, buyer, price, coin_type, token_amount::text AS quantity,
            token_data_id, token_name, creator_address, collection_name, collection_id, status,
            expiration_time, created_at, created_version
       FROM token_offers WHERE ${live(now)} AND ${tokenWhere}
     UNION ALL
-    SELECT 'collection_offer', offer_id, marketplace, buyer, price, coin_type, remaining_amount,
+    SELECT 'collection_offer', offer_id, marketplace, buyer, price, coin_type, remaining_amount::text,
            NULL, NULL, creator_address, collection_name, collection_id, status,
            expiration_time, created_at, created_version
       FROM collection_offers WHERE ${live(now)} AND ${collectionWhere}
   ) b`;
 }
 
-async function bidPage(
+function bidPage(
   db: Db,
   relation: RawBuilder<unknown>,
-  keys: SortKey[],
-  keyOf: (r: BidRow) => CursorValue[],
+  keys: PageKey<BidRow>[],
   request: PageRequest,
 ): Promise<Page<Bid>> {
-  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, kindsOf(keys))) : sql`true`;
-  const order = sql.join(
-    keys.map((k) => sql`${k.expr} ${sql.raw(k.dir)}`),
-    sql`, `,
+  return fetchPage(
+    db,
+    {
+      keys,
+      rows: (p) => sql<BidRow>`SELECT * FROM ${relation} WHERE ${p.after()} ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM ${relation}`,
+      map: toBid,
+    },
+    request,
   );
-  const [{ rows }, { rows: count }] = await Promise.all([
-    sql<BidRow>`SELECT * FROM ${relation} WHERE ${after} ORDER BY ${order}
-      LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
-    sql<{ total: number }>`SELECT count(*)::int AS total FROM ${relation}`.execute(db),
-  ]);
-  return toPage(rows, request, count[0]?.total ?? 0, keyOf, toBid);
 }
 
-const HIGHEST: SortKey[] = [
-  { expr: sql`b.price`, dir: 'desc', kind: 'u64' },
-  { expr: sql`b.kind`, dir: 'asc', kind: 'text' },
-  { expr: sql`b.marketplace`, dir: 'asc', kind: 'text' },
-  { expr: sql`b.offer_id`, dir: 'asc', kind: 'text' },
+const HIGHEST: PageKey<BidRow>[] = [
+  { expr: sql`b.price`, dir: 'desc', kind: 'u64', field: 'price' },
+  { expr: sql`b.kind`, dir: 'asc', kind: 'text', field: 'kind' },
+  { expr: sql`b.marketplace`, dir: 'asc', kind: 'text', field: 'marketplace' },
+  { expr: sql`b.offer_id`, dir: 'asc', kind: 'text', field: 'offer_id' },
 ];
 
 /** Live bids on collections (token and collection offers), highest price first. */
@@ -128,20 +120,20 @@ export function bidsOfCollections(
   now: Date = new Date(),
 ): Promise<Page<Bid>> {
   const where = sql`collection_id = ANY(${collectionIds})`;
-  return bidPage(
-    db,
-    bidsUnion(where, where, now),
-    HIGHEST,
-    (r) => [r.price, r.kind, r.marketplace, r.offer_id],
-    request,
-  );
+  return bidPage(db, bidsUnion(where, where, now), HIGHEST, request);
 }
 
-const NEWEST: SortKey[] = [
-  { expr: sql`coalesce(b.created_version, 0)`, dir: 'desc', kind: 'int' },
-  { expr: sql`b.kind`, dir: 'asc', kind: 'text' },
-  { expr: sql`b.marketplace`, dir: 'asc', kind: 'text' },
-  { expr: sql`b.offer_id`, dir: 'asc', kind: 'text' },
+const NEWEST: PageKey<BidRow>[] = [
+  {
+    expr: sql`coalesce(b.created_version, 0)`,
+    dir: 'desc',
+    kind: 'int',
+    field: 'created_version',
+    ifNull: 0,
+  },
+  { expr: sql`b.kind`, dir: 'asc', kind: 'text', field: 'kind' },
+  { expr: sql`b.marketplace`, dir: 'asc', kind: 'text', field: 'marketplace' },
+  { expr: sql`b.offer_id`, dir: 'asc', kind: 'text', field: 'offer_id' },
 ];
 
 /** A buyer's live bids, newest first. */
@@ -152,24 +144,19 @@ export function bidsOfBuyer(
   now: Date = new Date(),
 ): Promise<Page<Bid>> {
   const where = sql`buyer = ${buyer}`;
-  return bidPage(
-    db,
-    bidsUnion(where, where, now),
-    NEWEST,
-    (r) => [r.created_version ?? 0, r.kind, r.marketplace, r.offer_id],
-    request,
-  );
+  return bidPage(db, bidsUnion(where, where, now), NEWEST, request);
 }
 
-/** The best live bid on a token: its own offers or its collection's offers. */
-export async function bestBidForToken(
-  db: Db,
+/** The best live bid on a token: its own offers or its collection's offers (a subquery). */
+export function bestBidForTokenSql(
   tokenId: string,
-  collectionId: string,
-  now: Date = new Date(),
-): Promise<Bid | null> {
-  const { rows } = await sql<BidRow>`
-    SELECT * FROM ${bidsUnion(sql`token_data_id = ${tokenId}`, sql`collection_id = ${collectionId}`, now)}
-     ORDER BY b.price DESC LIMIT 1`.execute(db);
-  return rows[0] ? toBid(rows[0]) : null;
+  collectionId: RawBuilder<unknown>,
+  now: Date,
+): RawBuilder<BidRow> {
+  return sql<BidRow>`
+    SELECT b.kind, b.offer_id, b.marketplace, b.buyer, b.price::text AS price, b.coin_type, b.quantity,
+           b.token_data_id, b.token_name, b.creator_address, b.collection_name, b.collection_id, b.status,
+           b.expiration_time, b.created_at, b.created_version
+      FROM ${bidsUnion(sql`token_data_id = ${tokenId}`, sql`collection_id = ${collectionId}`, now)}
+     ORDER BY b.price DESC LIMIT 1`;
 }

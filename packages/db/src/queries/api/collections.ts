@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import { iso, nativeCoin } from './pagination';
 
@@ -128,12 +128,9 @@ export async function collectionFacts(db: Db, collectionId: string): Promise<Col
   };
 }
 
-/** The live floor: lowest active listing of the collection in the native coin. */
-export async function collectionFloor(db: Db, collectionId: string): Promise<string | null> {
-  const { rows } = await sql<{ floor: string | null }>`
-    SELECT min(l.price) AS floor FROM listings l
-     WHERE l.collection_id = ${collectionId} AND l.status = 'active' AND ${nativeCoin('l.coin_type')}`.execute(
-    db,
-  );
-  return rows[0]?.floor ?? null;
+/** The live floor: lowest active listing of the collection in the native coin (a scalar subquery). */
+export function collectionFloorSql(collectionId: RawBuilder<unknown>): RawBuilder<string | null> {
+  return sql<string | null>`
+    SELECT min(l.price)::text FROM listings l
+     WHERE l.collection_id = ${collectionId} AND l.status = 'active' AND ${nativeCoin('l.coin_type')}`;
 }

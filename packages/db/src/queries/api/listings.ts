@@ -1,18 +1,16 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import type { ListingsTable, TokensTable } from '../../schema';
 import {
-  type CursorValue,
-  decodeCursor,
+  fetchPage,
   iso,
-  keysetAfter,
-  kindsOf,
   NATIVE_COIN,
-  offsetOf,
+  orderOf,
   type Page,
+  type PageKey,
   type PageRequest,
-  type SortKey,
-  toPage,
 } from './pagination';
+import type { ReadRow } from './read-row';
 
 export interface ListingCard {
   listingId: string;
@@ -34,32 +32,34 @@ export interface ListingCard {
   version: number | null;
 }
 
-interface ListingRow {
-  listing_id: string;
-  marketplace: string;
-  token_data_id: string;
-  token_name: string | null;
-  token_standard: string | null;
-  property_version: string | null;
-  creator_address: string | null;
-  collection_name: string | null;
-  collection_id: string | null;
-  token_uri: string | null;
-  seller: string | null;
-  price: string;
-  coin_type: string | null;
-  token_amount: string;
-  status: string;
-  listed_at: Date | null;
-  listed_version: number | null;
-  popularity?: number;
-}
+/** The columns LISTING_COLUMNS reads, typed by the schema. */
+export type ListingCardRow = Pick<
+  ReadRow<ListingsTable>,
+  | 'listing_id'
+  | 'marketplace'
+  | 'token_data_id'
+  | 'token_name'
+  | 'token_standard'
+  | 'property_version'
+  | 'creator_address'
+  | 'collection_name'
+  | 'collection_id'
+  | 'seller'
+  | 'price'
+  | 'coin_type'
+  | 'token_amount'
+  | 'listed_at'
+  | 'listed_version'
+> &
+  Pick<ReadRow<TokensTable>, 'token_uri'> & { status: string; popularity?: number };
 
+// u64 numerics as text: the same whether read as a row or inside JSON (listing card).
 const LISTING_COLUMNS = sql`l.listing_id, l.marketplace, l.token_data_id, l.token_name, l.token_standard,
-  l.property_version, l.creator_address, l.collection_name, l.collection_id, t.token_uri, l.seller, l.price,
-  l.coin_type, l.token_amount, l.status, l.listed_at, l.listed_version`;
+  l.property_version::text AS property_version, l.creator_address, l.collection_name, l.collection_id,
+  t.token_uri, l.seller, l.price::text AS price, l.coin_type, l.token_amount::text AS token_amount, l.status,
+  l.listed_at, l.listed_version`;
 
-export function toListingCard(r: ListingRow): ListingCard {
+export function toListingCard(r: ListingCardRow): ListingCard {
   return {
     listingId: r.listing_id,
     marketplace: r.marketplace,
@@ -98,20 +98,17 @@ function likePattern(text: string): string {
 
 /**
  * The one WHERE clause of listing-cards and total-listing-cards, so that the count always agrees
- * with the list. Collection-level filters (search by collection name, collection URL) are resolved
- * to collection ids first: an `= ANY(ids)` term can use the listings index, a join could not.
+ * with the list. Collection-level filters (search by collection name, collection URL) are
+ * subqueries over collections, hashed once per statement: every matching collection counts (no cap).
  */
-export async function listingFilterWhere(db: Db, f: ListingFilter): Promise<RawBuilder<boolean>> {
+export function listingFilterWhere(f: ListingFilter): RawBuilder<boolean> {
   const terms: RawBuilder<unknown>[] = [sql`l.status = 'active'`];
   if (f.search !== undefined && f.search.trim() !== '') {
     const text = f.search.trim();
-    const { rows } = await sql<{ collection_id: string }>`
-      SELECT collection_id FROM collections
-       WHERE collection_name ILIKE ${likePattern(text)} OR collection_name % ${text}
-       LIMIT 500`.execute(db);
-    const ids = rows.map((r) => r.collection_id);
     terms.push(
-      sql`(l.token_name ILIKE ${likePattern(text)} OR l.token_name % ${text} OR l.collection_id = ANY(${ids}))`,
+      sql`(l.token_name ILIKE ${likePattern(text)} OR l.token_name % ${text} OR l.collection_id IN (
+        SELECT collection_id FROM collections
+         WHERE collection_name ILIKE ${likePattern(text)} OR collection_name % ${text}))`,
     );
   }
   if (f.minPrice !== undefined) terms.push(sql`l.price >= ${f.minPrice}::numeric`);
@@ -120,79 +117,108 @@ export async function listingFilterWhere(db: Db, f: ListingFilter): Promise<RawB
   if (f.collectionName !== undefined) terms.push(sql`l.collection_name = ${f.collectionName}`);
   if (f.creatorAddress !== undefined) terms.push(sql`l.creator_address = ${f.creatorAddress}`);
   if (f.collectionUrl !== undefined) {
-    const { rows } = await sql<{ collection_id: string }>`
-      SELECT collection_id FROM collections WHERE uri = ${f.collectionUrl} LIMIT 500`.execute(db);
-    terms.push(sql`l.collection_id = ANY(${rows.map((r) => r.collection_id)})`);
+    terms.push(
+      sql`l.collection_id IN (SELECT collection_id FROM collections WHERE uri = ${f.collectionUrl})`,
+    );
   }
   return sql<boolean>`(${sql.join(terms, sql` AND `)})`;
 }
 
-const NEWEST: SortKey[] = [
-  { expr: sql`l.listed_version`, dir: 'desc', kind: 'int' },
-  { expr: sql`l.marketplace`, dir: 'asc', kind: 'text' },
-  { expr: sql`l.listing_id`, dir: 'asc', kind: 'text' },
+type ListingKey = PageKey<ListingCardRow>;
+const NEWEST: ListingKey[] = [
+  { expr: sql`l.listed_version`, dir: 'desc', kind: 'int', field: 'listed_version', ifNull: 0 },
+  { expr: sql`l.marketplace`, dir: 'asc', kind: 'text', field: 'marketplace' },
+  { expr: sql`l.listing_id`, dir: 'asc', kind: 'text', field: 'listing_id' },
 ];
 // Popularity: the collection's place in the worker's 7-day trending ranking (volume 0.5, sales 0.3,
 // unique buyers 0.2); collections outside the ranking come after every ranked one.
-const POPULAR: SortKey[] = [
-  { expr: sql`coalesce(rs.position, 2147483647)`, dir: 'asc', kind: 'int' },
+const UNRANKED = sql.raw('2147483647');
+const popularKeys = (position: RawBuilder<unknown>): ListingKey[] => [
+  { expr: position, dir: 'asc', kind: 'int', field: 'popularity' },
   ...NEWEST,
 ];
+const POPULAR = popularKeys(sql`l.popularity`);
+const CHEAPEST: ListingKey[] = [{ expr: sql`l.price`, dir: 'asc', kind: 'u64', field: 'price' }, ...NEWEST];
 
-function orderBy(keys: SortKey[]): RawBuilder<unknown> {
-  return sql.join(
-    keys.map((k) => sql`${k.expr} ${sql.raw(k.dir)}`),
-    sql`, `,
+const countListings = (where: RawBuilder<boolean>) =>
+  sql<{ total: number }>`SELECT count(*)::int AS total FROM listings l WHERE ${where}`;
+
+/** One page of the listings matching `where`, in `keys` order. */
+function listingPage(
+  db: Db,
+  where: RawBuilder<boolean>,
+  keys: ListingKey[],
+  request: PageRequest,
+): Promise<Page<ListingCard>> {
+  return fetchPage(
+    db,
+    {
+      keys,
+      rows: (p) => sql<ListingCardRow>`
+        SELECT ${LISTING_COLUMNS}
+          FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+         WHERE ${where} AND ${p.after()}
+         ORDER BY ${p.order} ${p.window}`,
+      count: countListings(where),
+      map: toListingCard,
+    },
+    request,
   );
 }
 
-export async function listingCards(
+export function listingCards(
   db: Db,
   filter: ListingFilter,
   byPopular: boolean,
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
-  const where = await listingFilterWhere(db, filter);
-  const keys = byPopular ? POPULAR : NEWEST;
-  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, kindsOf(keys))) : sql`true`;
-  const popularJoin = byPopular
-    ? sql`LEFT JOIN ranking_snapshots rs ON rs.ranking = 'trending' AND rs.collection_id = l.collection_id`
-    : sql``;
-  const [{ rows }, total] = await Promise.all([
-    sql<ListingRow>`
-      SELECT ${LISTING_COLUMNS} ${byPopular ? sql`, coalesce(rs.position, 2147483647) AS popularity` : sql``}
-        FROM listings l
-        LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
-        ${popularJoin}
-       WHERE ${where} AND ${after}
-       ORDER BY ${orderBy(keys)}
-       LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
-    countWhere(db, where),
-  ]);
-  const keyOf = (r: ListingRow) => {
-    const newest = [r.listed_version ?? 0, r.marketplace, r.listing_id];
-    return byPopular ? [r.popularity ?? 2147483647, ...newest] : newest;
-  };
-  return toPage(rows, request, total, keyOf, toListingCard);
+  const where = listingFilterWhere(filter);
+  return byPopular ? popularPage(db, where, request) : listingPage(db, where, NEWEST, request);
 }
 
-async function countWhere(db: Db, where: RawBuilder<boolean>): Promise<number> {
-  const { rows } = await sql<{
-    total: number;
-  }>`SELECT count(*)::int AS total FROM listings l WHERE ${where}`.execute(db);
-  return rows[0]?.total ?? 0;
+/*
+ * Listings by popularity without reading every active listing: a page needs at most `reach` rows
+ * of each ranked collection (taken newest first from the collection's active-listing index, in
+ * ranking order) and `reach` rows of the unranked ones (newest first from the active-listing
+ * index); the page is cut from that union in the one order, and only its rows meet their token.
+ * Same rows and order as joining every active listing to its ranking position and sorting.
+ */
+function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): Promise<Page<ListingCard>> {
+  return fetchPage(
+    db,
+    {
+      keys: POPULAR,
+      rows: (p) => sql<ListingCardRow>`
+        SELECT ${LISTING_COLUMNS}, l.popularity FROM (
+          SELECT * FROM (
+            SELECT l.*, rs.position AS popularity
+              FROM ranking_snapshots rs
+              CROSS JOIN LATERAL (
+                SELECT l.* FROM listings l
+                 WHERE l.collection_id = rs.collection_id AND ${where} AND ${p.after(popularKeys(sql`rs.position`))}
+                 ORDER BY ${orderOf(NEWEST)} LIMIT ${p.reach}) l
+             WHERE rs.ranking = 'trending'
+            UNION ALL
+            (SELECT l.*, ${UNRANKED} AS popularity FROM listings l
+              WHERE ${where} AND NOT EXISTS (
+                  SELECT 1 FROM ranking_snapshots rs WHERE rs.ranking = 'trending' AND rs.collection_id = l.collection_id)
+                AND ${p.after(popularKeys(UNRANKED))}
+              ORDER BY ${orderOf(NEWEST)} LIMIT ${p.reach})
+          ) l
+          ORDER BY ${p.order} ${p.window}
+        ) l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+        ORDER BY ${p.order}`,
+      count: countListings(where),
+      map: toListingCard,
+    },
+    request,
+  );
 }
 
 export async function totalListingCards(db: Db, filter: ListingFilter): Promise<number> {
-  return countWhere(db, await listingFilterWhere(db, filter));
+  const { rows } = await countListings(listingFilterWhere(filter)).execute(db);
+  return rows[0]?.total ?? 0;
 }
-
-const CHEAPEST: SortKey[] = [
-  { expr: sql`l.price`, dir: 'asc', kind: 'u64' },
-  { expr: sql`l.listed_version`, dir: 'desc', kind: 'int' },
-  { expr: sql`l.marketplace`, dir: 'asc', kind: 'text' },
-  { expr: sql`l.listing_id`, dir: 'asc', kind: 'text' },
-];
 
 /** Active listings of collections, cheapest first (the collection / price index). */
 export function listingsOfCollections(
@@ -204,49 +230,21 @@ export function listingsOfCollections(
     db,
     sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIds}))`,
     CHEAPEST,
-    (r) => [r.price, r.listed_version ?? 0, r.marketplace, r.listing_id],
     request,
   );
 }
 
 /** A seller's active listings, newest first (the seller index). */
 export function listingsOfSeller(db: Db, seller: string, request: PageRequest): Promise<Page<ListingCard>> {
-  return listingPage(
-    db,
-    sql<boolean>`(l.status = 'active' AND l.seller = ${seller})`,
-    NEWEST,
-    (r) => [r.listed_version ?? 0, r.marketplace, r.listing_id],
-    request,
-  );
+  return listingPage(db, sql<boolean>`(l.status = 'active' AND l.seller = ${seller})`, NEWEST, request);
 }
 
-/** One page of the listings matching `where`, in `keys` order, with the total. */
-async function listingPage(
-  db: Db,
-  where: RawBuilder<boolean>,
-  keys: SortKey[],
-  keyOf: (r: ListingRow) => CursorValue[],
-  request: PageRequest,
-): Promise<Page<ListingCard>> {
-  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, kindsOf(keys))) : sql`true`;
-  const [{ rows }, total] = await Promise.all([
-    sql<ListingRow>`
-      SELECT ${LISTING_COLUMNS} FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
-       WHERE ${where} AND ${after}
-       ORDER BY ${orderBy(keys)}
-       LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
-    countWhere(db, where),
-  ]);
-  return toPage(rows, request, total, keyOf, toListingCard);
-}
-
-/** The token's listings: the cheapest active one first, then its most recent closed one. */
-export async function listingsOfToken(db: Db, tokenId: string): Promise<ListingCard[]> {
-  const { rows } = await sql<ListingRow>`
+/** The token's listings: the cheapest active one first, then its most recent closed ones (a subquery). */
+export function listingsOfTokenSql(tokenId: string): RawBuilder<ListingCardRow> {
+  return sql<ListingCardRow>`
     SELECT ${LISTING_COLUMNS} FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
      WHERE l.token_data_id = ${tokenId}
      ORDER BY (l.status = 'active') DESC, CASE WHEN l.status = 'active' THEN l.price END ASC,
               l.last_transaction_version DESC
-     LIMIT 20`.execute(db);
-  return rows.map(toListingCard);
+     LIMIT 20`;
 }

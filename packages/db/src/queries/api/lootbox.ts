@@ -1,16 +1,7 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../database';
-import {
-  decodeCursor,
-  iso,
-  keysetAfter,
-  kindsOf,
-  offsetOf,
-  type Page,
-  type PageRequest,
-  type SortKey,
-  toPage,
-} from './pagination';
+import type { LootboxesTable } from '../../schema';
+import { fetchPage, iso, type Page, type PageKey, type PageRequest } from './pagination';
 
 export type LootboxStatus = 'upcoming' | 'active' | 'sold_out' | 'ended';
 
@@ -43,24 +34,8 @@ export interface Lootbox {
   version: number;
 }
 
-interface LootboxRow {
-  lootbox_id: number;
-  creator_address: string;
-  collection_name: string;
-  collection_id: string;
-  price: string;
-  coin_type: string;
-  max_supply: string;
-  minted: string;
-  purchased: string;
-  revenue: string;
-  mint_start: Date;
-  mint_end: Date | null;
-  paused: boolean;
-  created_at: Date;
-  created_version: number;
-  last_transaction_version: number;
-}
+/** A lootboxes row as stored (every read selects all of its columns). */
+type LootboxRow = Selectable<LootboxesTable>;
 
 /**
  * DESIGN: upcoming before mint start; sold out once purchases (or reveals) reach max supply;
@@ -196,53 +171,47 @@ export interface TokenRarityEntry {
   computedAt: string;
 }
 
+interface RarityRow {
+  token_data_id: string;
+  token_name: string | null;
+  collection_id: string;
+  rank: number;
+  score: number;
+  trait_count: number;
+  computed_at: Date;
+}
+
+const RARITY_KEYS: PageKey<RarityRow>[] = [
+  { expr: sql`r.rank`, dir: 'asc', kind: 'int', field: 'rank' },
+  { expr: sql`r.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
+];
+
 /** The worker's OpenRarity rows of collections, rarest first (the (collection, rank) index). */
-export async function raritiesOfCollections(
+export function raritiesOfCollections(
   db: Db,
   collectionIds: string[],
   request: PageRequest,
 ): Promise<Page<TokenRarityEntry>> {
-  const after = request.cursor
-    ? keysetAfter(RARITY_KEYS, decodeCursor(request.cursor, kindsOf(RARITY_KEYS)))
-    : sql`true`;
-  const [{ rows }, { rows: count }] = await Promise.all([
-    sql<{
-      token_data_id: string;
-      token_name: string | null;
-      collection_id: string;
-      rank: number;
-      score: number;
-      trait_count: number;
-      computed_at: Date;
-    }>`
-      SELECT r.token_data_id, t.token_name, r.collection_id, r.rank, r.score, r.trait_count, r.computed_at
-        FROM token_rarity r LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
-       WHERE r.collection_id = ANY(${collectionIds}) AND ${after}
-       ORDER BY r.rank, r.token_data_id
-       LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
-    sql<{ total: number }>`
-      SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIds})`.execute(
-      db,
-    ),
-  ]);
-  return toPage(
-    rows,
+  return fetchPage(
+    db,
+    {
+      keys: RARITY_KEYS,
+      rows: (p) => sql<RarityRow>`
+        SELECT r.token_data_id, t.token_name, r.collection_id, r.rank, r.score, r.trait_count, r.computed_at
+          FROM token_rarity r LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
+         WHERE r.collection_id = ANY(${collectionIds}) AND ${p.after()}
+         ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIds})`,
+      map: (r) => ({
+        tokenId: r.token_data_id,
+        tokenName: r.token_name,
+        collectionId: r.collection_id,
+        rank: r.rank,
+        score: r.score,
+        traitCount: r.trait_count,
+        computedAt: iso(r.computed_at) ?? '',
+      }),
+    },
     request,
-    count[0]?.total ?? 0,
-    (r) => [r.rank, r.token_data_id],
-    (r) => ({
-      tokenId: r.token_data_id,
-      tokenName: r.token_name,
-      collectionId: r.collection_id,
-      rank: r.rank,
-      score: r.score,
-      traitCount: r.trait_count,
-      computedAt: iso(r.computed_at) ?? '',
-    }),
   );
 }
-
-const RARITY_KEYS: SortKey[] = [
-  { expr: sql`r.rank`, dir: 'asc', kind: 'int' },
-  { expr: sql`r.token_data_id`, dir: 'asc', kind: 'text' },
-];

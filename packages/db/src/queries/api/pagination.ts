@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../database';
 
 /** What a list endpoint asks for: a page number (offset paging) or an opaque cursor (keyset paging). */
 export interface PageRequest {
@@ -6,6 +7,11 @@ export interface PageRequest {
   limit: number;
   /** When present, the page continues after this cursor and `page` is only echoed back. */
   cursor?: string | undefined;
+  /**
+   * The read version the caller took before reading (see readState): totals are counted once per
+   * version and filter, not once per page. Without it every page counts.
+   */
+  version?: string | undefined;
 }
 
 export interface Page<T> {
@@ -86,21 +92,16 @@ export function keysetAfter(keys: readonly SortKey[], values: readonly CursorVal
   return sql<boolean>`(${sql.join(terms, sql` OR `)})`;
 }
 
-/** Rows to skip: none with a cursor (the key does the skipping), else (page - 1) * limit. */
-export function offsetOf(request: PageRequest): number {
-  return request.cursor ? 0 : (request.page - 1) * request.limit;
-}
-
 /**
  * Builds the envelope from limit + 1 fetched rows: the extra row only says that there is more.
  * `keyOf` gives the sort key of a row, which becomes the next cursor.
  */
-export function toPage<R, T>(
+function toPage<R, T>(
   rows: R[],
   request: PageRequest,
   total: number,
   keyOf: (row: R) => CursorValue[],
-  map: (row: R) => T,
+  map: (row: R, index: number) => T,
 ): Page<T> {
   const pageRows = rows.slice(0, request.limit);
   const last = pageRows[pageRows.length - 1];
@@ -117,11 +118,98 @@ export function toPage<R, T>(
   };
 }
 
-export function emptyPage<T>(request: PageRequest): Page<T> {
-  return {
-    data: [],
-    pagination: { page: request.page, limit: request.limit, total: 0, hasMore: false, nextCursor: null },
+/** `keys` as an ORDER BY list. */
+export function orderOf(keys: readonly SortKey[]): RawBuilder<unknown> {
+  return sql.join(
+    keys.map((k) => sql`${k.expr} ${sql.raw(k.dir)}`),
+    sql`, `,
+  );
+}
+
+/** A sort key of a paged list, with the output column that holds its value in each row. */
+export interface PageKey<R> extends SortKey {
+  field: keyof R & string;
+  /** The key's value when the column is null (the expression coalesces to the same). */
+  ifNull?: CursorValue;
+}
+
+/** What the rows statement of a page is given, so that it never assembles paging by hand. */
+export interface PageParts {
+  /** `keys` order, for ORDER BY. */
+  order: RawBuilder<unknown>;
+  /**
+   * "After the cursor" (true without one). Pass the same keys under another alias for each branch
+   * of a union: the cursor's values apply to each.
+   */
+  after(keys?: readonly SortKey[]): RawBuilder<boolean>;
+  /** `LIMIT limit + 1 OFFSET …`: the extra row only says that there is more. */
+  window: RawBuilder<unknown>;
+  /** Rows a union branch must read for this page: offset + limit + 1. */
+  reach: number;
+}
+
+export interface PagedList<R, T> {
+  keys: readonly PageKey<R>[];
+  rows(parts: PageParts): RawBuilder<R>;
+  /** A statement whose one row has `total`: every row the filters match, whatever the page. */
+  count: RawBuilder<{ total: number }>;
+  /** `index`: the row's place on this page (0 for the first). */
+  map(row: R, index: number): T;
+  /** Lists paged by number only (a short ranking): no cursor is issued or read. */
+  cursor?: boolean;
+}
+
+/**
+ * Totals counted per read version: equal versions mean equal data (readState), so a total is the
+ * same for every page of one filter until something is written. Per database handle (two databases
+ * may stand at the same version string), kept for the newest version seen only (a new version drops
+ * the rest), and bounded.
+ */
+const totals = new WeakMap<Db, { version: string; byStatement: Map<string, number> }>();
+const MAX_TOTALS = 10_000;
+
+async function countOf(db: Db, count: RawBuilder<{ total: number }>, version: string | undefined) {
+  const run = async () => Number((await count.execute(db)).rows[0]?.total ?? 0);
+  if (version === undefined) return run();
+  const compiled = count.compile(db);
+  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  let known = totals.get(db);
+  const cached = known?.version === version ? known.byStatement.get(key) : undefined;
+  if (cached !== undefined) return cached;
+  const total = await run();
+  if (!known || known.version !== version || known.byStatement.size >= MAX_TOTALS) {
+    known = { version, byStatement: new Map() };
+    totals.set(db, known);
+  }
+  known.byStatement.set(key, total);
+  return total;
+}
+
+/**
+ * The one way a list is paged (docs/API.md): `page` and `limit`, or `cursor` (keyset: the rows
+ * after the previous page's last sort key, so page 1,000 costs what page 1 costs), `limit + 1` rows
+ * fetched to know whether there is more, the total from `count` (once per read version), and the
+ * next cursor made from the sort-key columns of the last row. A forged cursor is a CursorError.
+ */
+export async function fetchPage<R, T>(db: Db, list: PagedList<R, T>, request: PageRequest): Promise<Page<T>> {
+  const keyed = list.cursor !== false;
+  const values = keyed && request.cursor ? decodeCursor(request.cursor, kindsOf(list.keys)) : null;
+  const offset = values ? 0 : (request.page - 1) * request.limit;
+  const parts: PageParts = {
+    order: orderOf(list.keys),
+    after: (keys = list.keys) => (values ? keysetAfter(keys, values) : sql<boolean>`true`),
+    window: sql`LIMIT ${request.limit + 1} OFFSET ${offset}`,
+    reach: offset + request.limit + 1,
   };
+  const [{ rows }, total] = await Promise.all([
+    list.rows(parts).execute(db),
+    countOf(db, list.count, request.version),
+  ]);
+  const keyOf = (row: R): CursorValue[] =>
+    list.keys.map((k) => (row[k.field] ?? k.ifNull ?? null) as CursorValue);
+  const page = toPage(rows, request, total, keyOf, list.map);
+  if (!keyed) page.pagination.nextCursor = null;
+  return page;
 }
 
 /** timestamptz → ISO-8601 UTC; null stays null. */

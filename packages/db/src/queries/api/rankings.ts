@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import { type Lootbox, toLootbox } from './lootbox';
-import { iso, type Page, type PageRequest, toPage } from './pagination';
+import { fetchPage, iso, type Page, type PageKey, type PageRequest } from './pagination';
 
 export type CollectionRanking = 'trending' | 'daily_picks' | 'top';
 /** A collection ranking as stored: wash-flagged sales left out, or counted (`_with_flagged`). */
@@ -20,91 +20,88 @@ export interface RankingCard {
   computedAt: string;
 }
 
+interface RankingRow {
+  position: number;
+  collection_id: string | null;
+  lootbox_id: number | null;
+  score: number;
+  metrics: Record<string, string | number | null>;
+  computed_at: Date;
+  collection_name: string | null;
+  creator_address: string | null;
+  uri: string | null;
+  c_lootbox_id: number | null;
+}
+
 /** A ranking as the worker last wrote it, by position (the table's primary key). */
-export async function rankingPage(
+export function rankingPage(
   db: Db,
   ranking: StoredCollectionRanking,
   request: PageRequest,
 ): Promise<Page<RankingCard>> {
-  const [{ rows }, { rows: count }] = await Promise.all([
-    sql<{
-      position: number;
-      collection_id: string | null;
-      lootbox_id: number | null;
-      score: number;
-      metrics: Record<string, string | number | null>;
-      computed_at: Date;
-      collection_name: string | null;
-      creator_address: string | null;
-      uri: string | null;
-      c_lootbox_id: number | null;
-    }>`
-      SELECT rs.position, rs.collection_id, rs.lootbox_id, rs.score, rs.metrics, rs.computed_at,
-             c.collection_name, c.creator_address, c.uri, c.lootbox_id AS c_lootbox_id
-        FROM ranking_snapshots rs LEFT JOIN collections c ON c.collection_id = rs.collection_id
-       WHERE rs.ranking = ${ranking}
-       ORDER BY rs.position
-       LIMIT ${request.limit + 1} OFFSET ${(request.page - 1) * request.limit}`.execute(db),
-    sql<{
-      total: number;
-    }>`SELECT count(*)::int AS total FROM ranking_snapshots WHERE ranking = ${ranking}`.execute(db),
-  ]);
-  const page = toPage(
-    rows,
+  return fetchPage(
+    db,
+    {
+      keys: [{ expr: sql`rs.position`, dir: 'asc', kind: 'int', field: 'position' }],
+      // Rankings page by position only (at most a few hundred entries): no cursor.
+      cursor: false,
+      rows: (p) => sql<RankingRow>`
+        SELECT rs.position, rs.collection_id, rs.lootbox_id, rs.score, rs.metrics, rs.computed_at,
+               c.collection_name, c.creator_address, c.uri, c.lootbox_id AS c_lootbox_id
+          FROM ranking_snapshots rs LEFT JOIN collections c ON c.collection_id = rs.collection_id
+         WHERE rs.ranking = ${ranking}
+         ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM ranking_snapshots WHERE ranking = ${ranking}`,
+      map: (r) => ({
+        rank: r.position,
+        collectionId: r.collection_id,
+        collection: r.collection_name,
+        creator: r.creator_address,
+        collectionUrl: r.uri,
+        lootboxId: r.lootbox_id ?? r.c_lootbox_id,
+        score: r.score,
+        metrics: r.metrics,
+        computedAt: iso(r.computed_at) ?? '',
+      }),
+    },
     request,
-    count[0]?.total ?? 0,
-    () => [],
-    (r) => ({
-      rank: r.position,
-      collectionId: r.collection_id,
-      collection: r.collection_name,
-      creator: r.creator_address,
-      collectionUrl: r.uri,
-      lootboxId: r.lootbox_id ?? r.c_lootbox_id,
-      score: r.score,
-      metrics: r.metrics,
-      computedAt: iso(r.computed_at) ?? '',
-    }),
   );
-  // Rankings page by position only (at most a few hundred entries): no cursor.
-  page.pagination.nextCursor = null;
-  return page;
 }
+
+/** A lootbox row as toLootbox reads it. */
+type LootboxRow = Parameters<typeof toLootbox>[0];
 
 export interface RankedLootbox extends Lootbox {
   rank: number;
 }
 
+const RECENT: PageKey<LootboxRow>[] = [
+  { expr: sql`created_at`, dir: 'desc', kind: 'text', field: 'created_at' },
+  { expr: sql`lootbox_id`, dir: 'desc', kind: 'int', field: 'lootbox_id' },
+];
+const SOONEST: PageKey<LootboxRow>[] = [
+  { expr: sql`mint_start`, dir: 'asc', kind: 'text', field: 'mint_start' },
+  { expr: sql`lootbox_id`, dir: 'asc', kind: 'int', field: 'lootbox_id' },
+];
+
 /** Lootboxes by creation, newest first (recent-added) or not yet minting, soonest first (by-upcoming). */
-export async function lootboxRanking(
+export function lootboxRanking(
   db: Db,
   kind: 'recent' | 'upcoming',
   request: PageRequest,
   now = new Date(),
 ): Promise<Page<RankedLootbox>> {
-  const offset = (request.page - 1) * request.limit;
-  let list = db.selectFrom('lootboxes').selectAll();
-  let count = db.selectFrom('lootboxes').select((eb) => eb.fn.countAll<string>().as('total'));
-  if (kind === 'upcoming') {
-    list = list.where('mint_start', '>', now).orderBy('mint_start', 'asc').orderBy('lootbox_id', 'asc');
-    count = count.where('mint_start', '>', now);
-  } else {
-    list = list.orderBy('created_at', 'desc').orderBy('lootbox_id', 'desc');
-  }
-  const [rows, total] = await Promise.all([
-    list
-      .limit(request.limit + 1)
-      .offset(offset)
-      .execute(),
-    count.executeTakeFirst(),
-  ]);
-  const page = toPage(
-    rows.map((r, i) => ({ row: r, rank: offset + i + 1 })),
+  const where = kind === 'upcoming' ? sql`mint_start > ${now}` : sql`true`;
+  return fetchPage(
+    db,
+    {
+      keys: kind === 'upcoming' ? SOONEST : RECENT,
+      // Ranked by place, so paged by number only.
+      cursor: false,
+      rows: (p) => sql<LootboxRow>`SELECT * FROM lootboxes WHERE ${where} ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM lootboxes WHERE ${where}`,
+      map: (row, index) => ({ rank: (request.page - 1) * request.limit + index + 1, ...toLootbox(row, now) }),
+    },
     request,
-    Number(total?.total ?? 0),
-    () => [],
-    ({ row, rank }) => ({ rank, ...toLootbox(row, now) }),
   );
-  page.pagination.nextCursor = null;
-  return page;
 }

@@ -32,11 +32,20 @@ function likePattern(text: string, prefixOnly: boolean): string {
  * for a stable order.
  *
  * Tokens are many, and a short text matches most of them, so their hits are not found by scoring
- * every match: each tier's best `limit` names (with ties) come from an index in rank order — exact
- * names from lower(name), then prefix, similar and containing names from the GiST trigram index
- * walked nearest first (`<->` is 1 − similarity). The final order over that union is the one above,
- * and it holds the true top `limit`: a row ranked within the top `limit` overall ranks within the
- * top `limit` (plus ties) of the tier that found it.
+ * every match: each tier's best `limit` names come from an index in rank order, and the final order
+ * over their union is the one above. It holds the true top `limit`: a row ranked within the top
+ * `limit` overall ranks within the top `limit` of the tier that found it, in the tier's order
+ * (similarity, then id). The tiers:
+ * - exact names, from lower(name) (a btree);
+ * - names starting with the text, from the same btree as a range (`lower(name) LIKE 'text%'`, which
+ *   is how Postgres evaluates ILIKE on UTF-8), each scored; when there are `limit` of them every
+ *   other hit ranks below, and the tiers after are not read at all (one-time filters);
+ * - similar names (`%`), from the GiST trigram index walked nearest first (`<->` is 1 − similarity),
+ *   with ties at the cut;
+ * - names containing the text: the nearest `limit` (`near`); if the `limit`-th still shares a
+ *   trigram with the text, the ties at its distance as well; if it shares none (similarity 0, as for
+ *   most names containing one letter), every closer name is already in `near` and the rest rank by
+ *   id alone, so the first `limit` by id complete the tier without scoring the thousands that tie.
  */
 export async function searchMarket(
   db: Db,
@@ -72,18 +81,39 @@ export async function searchMarket(
       token_uri: string | null;
       score: number;
     }>`
-      WITH hits AS (
+      WITH prefixed AS (
+        -- ILIKE as a recheck only (IS TRUE): read for a one-letter pattern, the GiST index is a full pass.
+        SELECT token_data_id FROM tokens
+         WHERE lower(token_name) LIKE lower(${prefix}) AND (token_name ILIKE ${prefix}) IS TRUE AND NOT is_burned
+         ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES
+      ), more AS (
+        SELECT count(*) < ${limit} AS needed FROM prefixed
+      ), near AS (
+        SELECT token_data_id, token_name <-> ${q} AS distance FROM tokens
+         WHERE token_name ILIKE ${contains} AND NOT is_burned AND (SELECT needed FROM more)
+         ORDER BY token_name <-> ${q} LIMIT ${limit}
+      ), cut AS (
+        SELECT count(*) = ${limit} AND max(distance) < 1 AS tied, count(*) = ${limit} AND max(distance) >= 1 AS unscored
+          FROM near
+      ), hits AS (
         (SELECT token_data_id FROM tokens WHERE lower(token_name) = lower(${q}) AND NOT is_burned
           ORDER BY token_data_id LIMIT ${limit})
         UNION
-        (SELECT token_data_id FROM tokens WHERE token_name ILIKE ${prefix} AND NOT is_burned
+        SELECT token_data_id FROM prefixed
+        UNION
+        (SELECT token_data_id FROM tokens
+          WHERE token_name % ${q} AND NOT is_burned AND (SELECT needed FROM more)
           ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES)
         UNION
-        (SELECT token_data_id FROM tokens WHERE token_name % ${q} AND NOT is_burned
+        SELECT token_data_id FROM near
+        UNION
+        (SELECT token_data_id FROM tokens
+          WHERE token_name ILIKE ${contains} AND NOT is_burned AND (SELECT tied FROM cut)
           ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES)
         UNION
-        (SELECT token_data_id FROM tokens WHERE token_name ILIKE ${contains} AND NOT is_burned
-          ORDER BY token_name <-> ${q} FETCH FIRST (${limit}) ROWS WITH TIES)
+        (SELECT token_data_id FROM tokens
+          WHERE token_name ILIKE ${contains} AND NOT is_burned AND token_name <-> ${q} >= 1 AND (SELECT unscored FROM cut)
+          ORDER BY token_data_id LIMIT ${limit})
       )
       SELECT t.token_data_id, t.token_name, t.token_standard,
              coalesce(t.collection_name, c.collection_name) AS collection_name, t.collection_id,

@@ -1,33 +1,42 @@
 import { sql } from 'kysely';
+import type { CollectionsTable, TokensTable } from '../../schema';
 import { iso } from './pagination';
+import type { ReadRow } from './read-row';
 
-/** The token columns every token list selects (alias t = tokens, c = collections). */
+/**
+ * The token columns every token list selects (alias t = tokens, c = collections). u64 numerics are
+ * cast to text, so they read the same whether a row comes as a row or inside JSON (listing card).
+ */
 export const TOKEN_COLUMNS = sql`
   t.token_data_id, t.token_standard, t.token_name, t.collection_id,
   coalesce(t.creator_address, c.creator_address) AS creator_address,
   coalesce(t.collection_name, c.collection_name) AS collection_name,
-  c.uri AS collection_uri, t.token_uri, t.description, t.supply, t.maximum, t.is_burned,
+  c.uri AS collection_uri, t.token_uri, t.description, t.supply::text AS supply, t.maximum::text AS maximum, t.is_burned,
   t.lootbox_id, t.lootbox_tier, t.minted_at, t.minted_version, t.last_transaction_version`;
 
-export interface TokenRecord {
-  token_data_id: string;
-  token_standard: 'v1' | 'v2';
-  token_name: string;
-  collection_id: string;
+/** The columns TOKEN_COLUMNS reads, typed by the schema. */
+export type TokenRecord = Pick<
+  ReadRow<TokensTable>,
+  | 'token_data_id'
+  | 'token_standard'
+  | 'token_name'
+  | 'collection_id'
+  | 'token_uri'
+  | 'description'
+  | 'supply'
+  | 'maximum'
+  | 'is_burned'
+  | 'lootbox_id'
+  | 'lootbox_tier'
+  | 'minted_at'
+  | 'minted_version'
+  | 'last_transaction_version'
+> & {
+  /** The token's own, else its collection's. */
   creator_address: string | null;
   collection_name: string | null;
-  collection_uri: string | null;
-  token_uri: string | null;
-  description: string | null;
-  supply: string | null;
-  maximum: string | null;
-  is_burned: boolean;
-  lootbox_id: number | null;
-  lootbox_tier: string | null;
-  minted_at: Date | null;
-  minted_version: number | null;
-  last_transaction_version: number;
-}
+  collection_uri: ReadRow<CollectionsTable>['uri'];
+};
 
 export interface TokenSummary {
   tokenId: string;

@@ -1,50 +1,45 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import {
-  type CursorValue,
-  decodeCursor,
-  keysetAfter,
-  kindsOf,
-  offsetOf,
+  fetchPage,
+  orderOf,
   type Page,
+  type PageKey,
+  type PageParts,
   type PageRequest,
   type SortKey,
-  toPage,
 } from './pagination';
 import { TOKEN_COLUMNS, type TokenRecord, type TokenSummary, toTokenSummary } from './token-rows';
 
-const BY_NAME: SortKey[] = [
-  { expr: sql`t.token_name`, dir: 'asc', kind: 'text' },
-  { expr: sql`t.token_data_id`, dir: 'asc', kind: 'text' },
+const BY_NAME: PageKey<TokenRecord>[] = [
+  { expr: sql`t.token_name`, dir: 'asc', kind: 'text', field: 'token_name' },
+  { expr: sql`t.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
 ];
-const BY_ID: SortKey[] = [{ expr: sql`t.token_data_id`, dir: 'asc', kind: 'text' }];
+const BY_ID: PageKey<TokenRecord>[] = [
+  { expr: sql`t.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
+];
 
 /** Live (unburned) tokens matching `where`, in the order of the index that serves `where`. */
-async function tokenPage(
+function tokenPage(
   db: Db,
   where: RawBuilder<unknown>,
-  keys: SortKey[],
+  keys: PageKey<TokenRecord>[],
   request: PageRequest,
 ): Promise<Page<TokenSummary>> {
-  const after = request.cursor ? keysetAfter(keys, decodeCursor(request.cursor, kindsOf(keys))) : sql`true`;
-  const order = sql.join(
-    keys.map((k) => sql`${k.expr} ${sql.raw(k.dir)}`),
-    sql`, `,
+  return fetchPage(
+    db,
+    {
+      keys,
+      rows: (p) => sql<TokenRecord>`
+        SELECT ${TOKEN_COLUMNS}
+          FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
+         WHERE ${where} AND NOT t.is_burned AND ${p.after()}
+         ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM tokens t WHERE ${where} AND NOT t.is_burned`,
+      map: toTokenSummary,
+    },
+    request,
   );
-  const [{ rows }, { rows: count }] = await Promise.all([
-    sql<TokenRecord>`
-      SELECT ${TOKEN_COLUMNS}
-        FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
-       WHERE ${where} AND NOT t.is_burned AND ${after}
-       ORDER BY ${order}
-       LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
-    sql<{
-      total: number;
-    }>`SELECT count(*)::int AS total FROM tokens t WHERE ${where} AND NOT t.is_burned`.execute(db),
-  ]);
-  const keyOf = (r: TokenRecord): CursorValue[] =>
-    keys === BY_NAME ? [r.token_name, r.token_data_id] : [r.token_data_id];
-  return toPage(rows, request, count[0]?.total ?? 0, keyOf, toTokenSummary);
 }
 
 export function tokensOfCollections(
@@ -63,11 +58,16 @@ export function tokensOfLootbox(
   return tokenPage(db, sql`t.lootbox_id = ${lootboxId}`, BY_ID, request);
 }
 
+/** One token by its id (token data id / object address), as a subquery. */
+export function tokenByIdSql(tokenId: string): RawBuilder<TokenRecord> {
+  return sql<TokenRecord>`
+    SELECT ${TOKEN_COLUMNS} FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
+     WHERE t.token_data_id = ${tokenId}`;
+}
+
 /** One token by its id (token data id / object address). */
 export async function findTokenById(db: Db, tokenId: string): Promise<TokenSummary | null> {
-  const { rows } = await sql<TokenRecord>`
-    SELECT ${TOKEN_COLUMNS} FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
-     WHERE t.token_data_id = ${tokenId}`.execute(db);
+  const { rows } = await tokenByIdSql(tokenId).execute(db);
   return rows[0] ? toTokenSummary(rows[0]) : null;
 }
 
@@ -160,10 +160,17 @@ export interface BalanceFilter {
   serviceInfo: boolean;
 }
 
-const BALANCE_KEYS: SortKey[] = [
-  { expr: sql`coalesce(o.collection_id, '')`, dir: 'asc', kind: 'text' },
-  { expr: sql`o.token_data_id`, dir: 'asc', kind: 'text' },
-  { expr: sql`o.property_version`, dir: 'asc', kind: 'u64' },
+/** The same order over the listings branch of a wallet's balances. */
+const LISTED_BALANCE_KEYS: SortKey[] = [
+  { expr: sql`coalesce(l.collection_id, '')`, dir: 'asc', kind: 'text' },
+  { expr: sql`l.token_data_id`, dir: 'asc', kind: 'text' },
+  { expr: sql`coalesce(l.property_version, 0)`, dir: 'asc', kind: 'u64' },
+];
+
+const BALANCE_KEYS: PageKey<BalanceRow>[] = [
+  { expr: sql`coalesce(o.collection_id, '')`, dir: 'asc', kind: 'text', field: 'collection_id', ifNull: '' },
+  { expr: sql`o.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
+  { expr: sql`o.property_version`, dir: 'asc', kind: 'u64', field: 'property_version' },
 ];
 
 /**
@@ -179,23 +186,35 @@ export async function tokenBalances(
   const a = filter.address;
   const inCollections = (column: string) =>
     filter.collectionIds ? sql`AND ${sql.ref(column)} = ANY(${filter.collectionIds})` : sql``;
-  const held = sql`(
-    SELECT o.token_data_id, o.property_version, o.owner_address, o.collection_id, o.token_standard, o.amount,
-           o.is_soulbound, o.last_transaction_version, false AS listed
-      FROM token_ownerships o
+  // Each branch is cut at the page's reach in the page's order (the ownership branch straight from
+  // ownerships_owner_page), so a page never sorts everything a busy wallet holds.
+  const held = (p: PageParts) => sql`(
+    (SELECT o.token_data_id, o.property_version, o.owner_address, o.collection_id, o.token_standard, o.amount,
+            o.is_soulbound, o.last_transaction_version, false AS listed
+       FROM token_ownerships o
+      WHERE o.owner_address = ${a} ${filter.greaterThanZeroBalance ? sql`AND o.amount > 0` : sql``}
+            ${inCollections('o.collection_id')} AND ${p.after()}
+      ORDER BY ${p.order} LIMIT ${p.reach})
+    UNION ALL
+    (SELECT l.token_data_id, coalesce(l.property_version, 0), l.seller, l.collection_id,
+            coalesce(l.token_standard, 'v2'), l.token_amount, false, l.last_transaction_version, true
+       FROM listings l
+      WHERE l.status = 'active' AND l.seller = ${a} ${inCollections('l.collection_id')}
+        AND NOT EXISTS (SELECT 1 FROM token_ownerships x
+                         WHERE x.token_data_id = l.token_data_id AND x.owner_address = ${a} AND x.amount > 0)
+        AND ${p.after(LISTED_BALANCE_KEYS)}
+      ORDER BY ${orderOf(LISTED_BALANCE_KEYS)} LIMIT ${p.reach})
+  ) o`;
+  const counted = sql`(
+    SELECT o.token_data_id FROM token_ownerships o
      WHERE o.owner_address = ${a} ${filter.greaterThanZeroBalance ? sql`AND o.amount > 0` : sql``}
            ${inCollections('o.collection_id')}
     UNION ALL
-    SELECT l.token_data_id, coalesce(l.property_version, 0), l.seller, l.collection_id,
-           coalesce(l.token_standard, 'v2'), l.token_amount, false, l.last_transaction_version, true
-      FROM listings l
+    SELECT l.token_data_id FROM listings l
      WHERE l.status = 'active' AND l.seller = ${a} ${inCollections('l.collection_id')}
        AND NOT EXISTS (SELECT 1 FROM token_ownerships x
                         WHERE x.token_data_id = l.token_data_id AND x.owner_address = ${a} AND x.amount > 0)
   ) o`;
-  const after = request.cursor
-    ? keysetAfter(BALANCE_KEYS, decodeCursor(request.cursor, kindsOf(BALANCE_KEYS)))
-    : sql`true`;
   const service = filter.serviceInfo
     ? {
         columns: sql`, t.lootbox_id, t.lootbox_tier, r.rank AS rarity_rank, al.listing_id, al.marketplace,
@@ -208,31 +227,25 @@ export async function tokenBalances(
              ORDER BY l.price LIMIT 1) al ON true`,
       }
     : { columns: sql``, joins: sql`` };
-  const [{ rows }, { rows: count }] = await Promise.all([
-    sql<BalanceRow>`
-      SELECT o.token_data_id, o.property_version, o.owner_address, o.collection_id, o.token_standard, o.amount,
-             o.is_soulbound, o.last_transaction_version, o.listed, t.token_name,
-             coalesce(t.creator_address, c.creator_address) AS creator_address,
-             coalesce(t.collection_name, c.collection_name) AS collection_name, t.token_uri
-             ${service.columns}
-        FROM ${held}
-        LEFT JOIN tokens t ON t.token_data_id = o.token_data_id
-        LEFT JOIN collections c ON c.collection_id = o.collection_id
-        ${service.joins}
-       WHERE ${after}
-       ORDER BY ${sql.join(
-         BALANCE_KEYS.map((k) => k.expr),
-         sql`, `,
-       )}
-       LIMIT ${request.limit + 1} OFFSET ${offsetOf(request)}`.execute(db),
-    sql<{ total: number }>`SELECT count(*)::int AS total FROM ${held}`.execute(db),
-  ]);
-  return toPage(
-    rows,
+  return fetchPage(
+    db,
+    {
+      keys: BALANCE_KEYS,
+      rows: (p) => sql<BalanceRow>`
+        SELECT o.token_data_id, o.property_version, o.owner_address, o.collection_id, o.token_standard, o.amount,
+               o.is_soulbound, o.last_transaction_version, o.listed, t.token_name,
+               coalesce(t.creator_address, c.creator_address) AS creator_address,
+               coalesce(t.collection_name, c.collection_name) AS collection_name, t.token_uri
+               ${service.columns}
+          FROM ${held(p)}
+          LEFT JOIN tokens t ON t.token_data_id = o.token_data_id
+          LEFT JOIN collections c ON c.collection_id = o.collection_id
+          ${service.joins}
+         ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM ${counted}`,
+      map: (r) => toBalance(r, filter.serviceInfo),
+    },
     request,
-    count[0]?.total ?? 0,
-    (r) => [r.collection_id ?? '', r.token_data_id, r.property_version],
-    (r) => toBalance(r, filter.serviceInfo),
   );
 }
 
@@ -272,25 +285,15 @@ function toBalance(r: BalanceRow, serviceInfo: boolean): TokenBalance {
   return balance;
 }
 
-/** The token's OpenRarity rank and score as the worker last computed them. */
-export async function tokenRarity(db: Db, tokenId: string): Promise<{ rank: number; score: number } | null> {
-  const row = await db
-    .selectFrom('token_rarity')
-    .select(['rank', 'score'])
-    .where('token_data_id', '=', tokenId)
-    .executeTakeFirst();
-  return row ?? null;
+/** The token's OpenRarity rank and score as the worker last computed them (a subquery). */
+export function tokenRaritySql(tokenId: string): RawBuilder<{ rank: number; score: number }> {
+  return sql`SELECT rank, score FROM token_rarity WHERE token_data_id = ${tokenId}`;
 }
 
-/** The current holders of a token (several for a fungible v1 token), largest balance first. */
-export async function tokenOwners(db: Db, tokenId: string): Promise<{ owner: string; amount: string }[]> {
-  const rows = await db
-    .selectFrom('token_ownerships')
-    .select(['owner_address', 'amount'])
-    .where('token_data_id', '=', tokenId)
-    .where('amount', '>', '0')
-    .orderBy('amount', 'desc')
-    .limit(10)
-    .execute();
-  return rows.map((r) => ({ owner: r.owner_address, amount: r.amount }));
+/** The current holders of a token (several for a fungible v1 token), largest balance first (a subquery). */
+export function tokenOwnersSql(tokenId: string): RawBuilder<{ owner: string; amount: string }> {
+  return sql`
+    SELECT owner_address AS owner, amount::text AS amount FROM token_ownerships
+     WHERE token_data_id = ${tokenId} AND amount > 0
+     ORDER BY amount DESC LIMIT 10`;
 }

@@ -20,6 +20,8 @@ export const FEED_KINDS = [
   'burn',
   'lootbox_purchased',
   'lootbox_opened',
+  'floor_changed',
+  'ranking_changed',
 ] as const;
 export type FeedKind = (typeof FEED_KINDS)[number];
 
@@ -45,8 +47,50 @@ export const TOKEN_KINDS: Record<string, FeedKind> = {
   burn: 'burn',
 };
 
+/**
+ * Event indexes above the chain's. A `floor_changed` event's index is FLOOR_EVENT_OFFSET + the
+ * index of the listing event that moved the floor (the indexer writes it with the batch): after
+ * every chain event of its version. A `ranking_changed` event's is RANKING_EVENT_OFFSET + a counter
+ * per version (the worker writes it later, keyed at the checkpoint it saw, see
+ * `appendRankingChanges`): after every indexer-written event of its version. Both stay below
+ * 2^31 − 1, so ids and cursors stay `<version>:<index>` with a 32-bit index.
+ */
+export const FLOOR_EVENT_OFFSET = 1_000_000_000;
+export const RANKING_EVENT_OFFSET = 2_000_000_000;
+
+/**
+ * The last position the indexer's batch at `version` can hold. A reader that has read every event
+ * up to the checkpoint V stands here, not at the end of V: worker-written events of V may still
+ * come, each after the last one read (they commit in key order).
+ */
+export const indexedEnd = (version: number): FeedPosition => ({
+  version,
+  eventIndex: RANKING_EVENT_OFFSET - 1,
+});
+
+/** A `ranking_changed` event's ranking: a collection moved within, into or out of the top N. */
+export interface FeedRankingChange {
+  /** `trending`, `daily_picks` or `top` (the rankings routes' lists). */
+  name: string;
+  /** The trailing window the ranking covers: `24h`, `7d` or `30d`. */
+  window: string;
+  /** Position after the run (1 = first); null when the collection is no longer ranked at all. */
+  rank: number | null;
+  /** Position before the run; null when the collection was not ranked. */
+  previousRank: number | null;
+  /** The ranking's score after the run (null when it left the ranking). */
+  score: number | null;
+  /** How deep the feed watches: rank or previousRank (or both) is at most this. */
+  top: number;
+  /** When the worker computed the ranking (the window's end, ISO 8601). */
+  computedAt: string;
+}
+
 export interface FeedEvent {
-  /** `<version>:<eventIndex>`: stable, unique, and ordered as the chain is. */
+  /**
+   * `<version>:<eventIndex>`: stable, unique, and ordered as the chain is; floor and ranking
+   * changes sort after the chain events of their version (FLOOR_EVENT_OFFSET, RANKING_EVENT_OFFSET).
+   */
   id: string;
   kind: FeedKind;
   version: number;
@@ -63,6 +107,7 @@ export interface FeedEvent {
   /** Token events (mint, transfer, burn) and lootbox openings (`to` = the owner). */
   from: string | null;
   to: string | null;
+  /** The sale / offer / listing price; for `floor_changed` the new floor (null: nothing listed). */
   price: string | null;
   coinType: string | null;
   quantity: string;
@@ -71,6 +116,8 @@ export interface FeedEvent {
   offerId: string | null;
   lootboxId: number | null;
   tier: string | null;
+  /** `ranking_changed` only; null for every other kind. */
+  ranking: FeedRankingChange | null;
 }
 
 /** A position in the chain's event order: the feed resumes strictly after it. */
@@ -87,9 +134,12 @@ export function feedEventId(position: FeedPosition): string {
 
 /** `123:4` → position; null for anything else (the caller answers 400 naming the parameter). */
 export function parseFeedEventId(id: string): FeedPosition | null {
-  const match = /^(\d{1,15}):(\d{1,9})$/.exec(id.trim());
+  // Ten digits for the index: floor and ranking changes sit above 10^9 (FLOOR_EVENT_OFFSET).
+  const match = /^(\d{1,15}):(\d{1,10})$/.exec(id.trim());
   if (!match) return null;
-  return { version: Number(match[1]), eventIndex: Number(match[2]) };
+  const eventIndex = Number(match[2]);
+  if (eventIndex > 2 ** 31 - 1) return null;
+  return { version: Number(match[1]), eventIndex };
 }
 
 export function comparePositions(a: FeedPosition, b: FeedPosition): number {

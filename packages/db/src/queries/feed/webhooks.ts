@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import type { WebhookFilterJson, WebhookStatus } from '../../schema/webhooks';
-import { type FeedFilter, type FeedKind, type FeedPosition, feedEventId } from './feed-events';
+import { FEED_START, type FeedFilter, type FeedKind, type FeedPosition, feedEventId } from './feed-events';
+import { feedHead } from './feed-rows';
 
 export interface WebhookEndpoint {
   endpointId: string;
@@ -84,11 +85,15 @@ export function webhookFilterJson(filter: FeedFilter): WebhookFilterJson {
   return out;
 }
 
-/** Registers an endpoint delivering every matching event after `after`; the secret is shown once. */
+/**
+ * Registers an endpoint delivering every matching event after `after` (null: from now, the feed's
+ * head); the secret is shown once.
+ */
 export async function createWebhookEndpoint(
   db: Db,
-  input: { keyId: string; url: string; filter: WebhookFilterJson; after: FeedPosition },
+  input: { keyId: string; url: string; filter: WebhookFilterJson; after: FeedPosition | null },
 ): Promise<WebhookEndpoint & { secret: string }> {
+  const after = input.after ?? (await feedHead(db)) ?? FEED_START;
   const endpointId = `wh_${randomBytes(8).toString('hex')}`;
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
   const row = await db
@@ -99,8 +104,8 @@ export async function createWebhookEndpoint(
       url: input.url,
       secret,
       filter: JSON.stringify(input.filter),
-      cursor_version: input.after.version,
-      cursor_event_index: input.after.eventIndex,
+      cursor_version: after.version,
+      cursor_event_index: after.eventIndex,
     })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();

@@ -17,6 +17,11 @@ export function isNativeCoin(column: string): RawBuilder<boolean> {
   return sql<boolean>`(${sql.ref(column)} IS NULL OR ${sql.ref(column)} = ANY(${[...NATIVE_COIN_TYPES]}::text[]))`;
 }
 
+/** The same rule for a coin type in hand (the indexer's floor replay). */
+export function isNativeCoinType(coinType: string | null): boolean {
+  return coinType === null || (NATIVE_COIN_TYPES as readonly string[]).includes(coinType);
+}
+
 /*
  * (holder, collection_id, token_data_id) for every token held now: positive balances plus tokens
  * listed by their seller (a listing may keep the token in escrow; it is still the seller's).

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../database';
 import { unnestInsert } from '../../ingest/bulk';
 import type { RankingName } from '../../schema/index';
+import { appendRankingChanges, rankingChanges } from '../feed/ranking-changes';
 import { FILL_KINDS, isNativeCoin } from './market-filters';
 
 export interface WindowSales {
@@ -105,12 +106,17 @@ export interface RankingRun {
   computedAt: Date;
   windowStart: Date | null;
   windowEnd: Date | null;
+  /**
+   * Report the run's moves within the top N to the live feed (`ranking_changed`, in the same
+   * transaction); absent for rankings the feed does not carry.
+   */
+  feedTop?: number;
 }
 
 /**
  * Replaces one ranking atomically: readers see the old list or the new one, never a mix. A run
  * computed earlier than the stored one is dropped, so a slow retry cannot roll a ranking back.
- * Returns false when it was dropped.
+ * Returns false when it was dropped. With `feedTop`, the moves are appended to the feed last.
  */
 export async function replaceRanking(
   db: Db,
@@ -126,6 +132,14 @@ export async function replaceRanking(
       .where('ranking', '=', ranking)
       .executeTakeFirst();
     if (current && current.computed_at.getTime() > run.computedAt.getTime()) return false;
+    const before =
+      run.feedTop === undefined
+        ? []
+        : await trx
+            .selectFrom('ranking_snapshots')
+            .select(['collection_id as collectionId', 'position'])
+            .where('ranking', '=', ranking)
+            .execute();
     await trx.deleteFrom('ranking_snapshots').where('ranking', '=', ranking).execute();
     await unnestInsert(
       trx,
@@ -168,6 +182,20 @@ export async function replaceRanking(
         })),
       )
       .execute();
+    if (run.feedTop !== undefined) {
+      const after = entries.map((e, i) => ({
+        collectionId: e.collectionId,
+        position: i + 1,
+        score: e.score,
+      }));
+      await appendRankingChanges(trx, {
+        ranking,
+        top: run.feedTop,
+        windowStart: run.windowStart,
+        computedAt: run.computedAt,
+        changes: rankingChanges(before, after, run.feedTop),
+      });
+    }
     return true;
   });
 }

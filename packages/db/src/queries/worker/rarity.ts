@@ -1,81 +1,184 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
-import { unnestInsert } from '../../ingest/bulk';
 
-/** Collections with at least one stored trait (index-backed probe per collection). */
-export async function listCollectionsWithTraits(db: Db): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    SELECT c.collection_id AS id FROM collections c
-    WHERE EXISTS (SELECT 1 FROM token_attributes a WHERE a.collection_id = c.collection_id)
-    ORDER BY c.collection_id
-  `.execute(db);
-  return rows.map((r) => r.id);
-}
+/*
+ * OpenRarity (https://openrarity.gitbook.io) in set-based SQL, one transaction. A token's score is the
+ * information content of its traits, Σ −log2(P(value)), divided by its collection's entropy
+ * Σ over traits Σ over values −P·log2 P. A token without a trait type that others of its collection
+ * have carries the value "absent" for it, and the number of traits a token has is itself a trait.
+ * The population is the collection's live (not burned) tokens; a collection whose live tokens have
+ * no traits gets no rows. Rank 1 is the rarest; scores equal within Python's math.isclose tolerance
+ * (rel 1e-9) share a rank, each compared with the one before it, and the next rank skips (1, 1, 3).
+ *
+ * "Absent" values are never materialised as rows (that would be tokens × trait types): a token's
+ * information content is the sum of every trait type's absent IC, plus, for each trait it has,
+ * that value's IC minus its type's absent IC, plus the IC of its trait count. All of it reads one
+ * (collection, trait type, value) count per value, from the token_attributes_collection index.
+ * The per-value tables are built first (small, analyzed temporary tables); the per-token sums,
+ * ranks and the write are then one statement.
+ */
+const LOG2 = sql`ln(2::float8)`;
+const ic = (c: RawBuilder<unknown>, n: RawBuilder<unknown>) => sql`(-ln(${c} / ${n}) / ${LOG2})`;
+// "Changed" allows for float summation order: the same score summed in another order differs in
+// its last bits, which must not count as a change.
+const differs = (stored: string, computed: string, computedCount: string) =>
+  sql.raw(`(${stored}.collection_id <> ${computed}.collection_id OR ${stored}.rank <> ${computed}.rank
+     OR ${stored}.trait_count <> ${computed}.${computedCount}
+     OR abs(${stored}.score - ${computed}.score) > 1e-12 * greatest(abs(${stored}.score), abs(${computed}.score)))`);
 
-export interface RarityInput {
-  /** Every live (not burned) token of the collection: the population rarity is measured in. */
-  tokenIds: string[];
-  traits: { tokenId: string; traitType: string; value: string }[];
-}
-
-export async function loadRarityInput(db: Db, collectionId: string): Promise<RarityInput> {
-  const tokens = await db
-    .selectFrom('tokens')
-    .select('token_data_id')
-    .where('collection_id', '=', collectionId)
-    .where('is_burned', '=', false)
-    .orderBy('token_data_id')
-    .execute();
-  const { rows } = await sql<{ tokenId: string; traitType: string; value: string }>`
-    SELECT a.token_data_id AS "tokenId", a.trait_type AS "traitType", a.value
-    FROM token_attributes a JOIN tokens t ON t.token_data_id = a.token_data_id
-    WHERE a.collection_id = ${collectionId} AND NOT t.is_burned
-  `.execute(db);
-  return { tokenIds: tokens.map((t) => t.token_data_id), traits: rows };
-}
-
-export interface TokenRarityRow {
-  tokenId: string;
-  score: number;
-  rank: number;
-  traitCount: number;
-}
-
-/** Replaces a collection's rarity rows in one transaction (burned tokens drop out). */
-export async function replaceTokenRarity(
+/**
+ * Recomputes OpenRarity for `collectionIds` (or every collection with 'all') and stores it in one
+ * transaction; rows of tokens that left the population are removed. A collection's own recompute
+ * (the collection-changed job) rewrites each of its rows with `computedAt`, so the time of its last
+ * computation can be read there. The scheduled full recompute writes only the rows whose score,
+ * rank or trait count changed: rewriting all 469k rows of the 1M chain (each a non-HOT update of
+ * both indexes) cost twice the computation itself (docs/PERFORMANCE.md).
+ * Returns how many tokens were ranked.
+ */
+export async function computeOpenRarity(
   db: Db,
-  collectionId: string,
-  rows: readonly TokenRarityRow[],
+  collectionIds: readonly string[] | 'all',
   computedAt: Date,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`mdq:rarity:${collectionId}`}))`.execute(trx);
-    await trx.deleteFrom('token_rarity').where('collection_id', '=', collectionId).execute();
-    await unnestInsert(
-      trx,
-      'token_rarity',
-      {
-        token_data_id: 'text',
-        collection_id: 'text',
-        score: 'double precision',
-        rank: 'integer',
-        trait_count: 'integer',
-        computed_at: 'timestamptz',
-      },
-      [...rows]
-        .sort((a, b) => (a.tokenId < b.tokenId ? -1 : a.tokenId > b.tokenId ? 1 : 0))
-        .map((r) => ({
-          token_data_id: r.tokenId,
-          collection_id: collectionId,
-          score: r.score,
-          rank: r.rank,
-          trait_count: r.traitCount,
-          computed_at: computedAt,
-        })),
-      // A token moved between collections would still hold its old row; the newest computation wins.
-      `ON CONFLICT (token_data_id) DO UPDATE SET collection_id = excluded.collection_id, score = excluded.score,
-       rank = excluded.rank, trait_count = excluded.trait_count, computed_at = excluded.computed_at`,
-    );
+): Promise<number> {
+  const all = collectionIds === 'all';
+  const ids = all ? [] : [...new Set(collectionIds)].sort();
+  if (!all && ids.length === 0) return 0;
+  const inScope = (column: string) => (all ? sql`true` : sql`${sql.ref(column)} = ANY(${ids}::text[])`);
+  return db.transaction().execute(async (trx) => {
+    // The same collection computed twice at once (a change and the schedule) waits, in id order.
+    await sql`
+      SELECT pg_advisory_xact_lock(hashtext('mdq:rarity:' || id))
+      FROM (SELECT collection_id AS id FROM collections WHERE ${inScope('collection_id')}
+            ORDER BY collection_id) c
+    `.execute(trx);
+    // A plan of a few hash joins and sorts: JIT compiling it costs more than it saves, and the
+    // per-collection counts fit in memory.
+    await sql`SET LOCAL jit = off`.execute(trx);
+    await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
+    if (all) {
+      // Every attribute row is read: one sequential scan probing the small hash of value ICs. Left
+      // to itself the planner walks token_attributes_collection once per value (nested loop or
+      // merge join), a random heap read per attribute row: 76 s against 13 s at 469k tokens
+      // (docs/PERFORMANCE.md). A few collections keep that index path, which is right for them.
+      await sql`SET LOCAL enable_nestloop = off`.execute(trx);
+      await sql`SET LOCAL enable_mergejoin = off`.execute(trx);
+    }
+    // The value counts and their ICs as analyzed temporary tables, so that the join below is
+    // planned on their true size (as CTEs they were estimated, and the 2.77M attribute rows became
+    // the hashed side).
+    await sql`
+      CREATE TEMP TABLE rarity_value_counts ON COMMIT DROP AS
+      SELECT collection_id, trait_type, value, count(*)::float8 AS c FROM token_attributes
+      WHERE ${inScope('collection_id')}
+        AND token_data_id NOT IN (SELECT token_data_id FROM tokens WHERE is_burned)
+      GROUP BY 1, 2, 3
+    `.execute(trx);
+    await sql`
+      CREATE TEMP TABLE rarity_sizes ON COMMIT DROP AS
+      SELECT collection_id, count(*)::float8 AS n FROM tokens
+      WHERE NOT is_burned AND ${inScope('collection_id')}
+        AND collection_id IN (SELECT collection_id FROM rarity_value_counts)
+      GROUP BY collection_id
+    `.execute(trx);
+    await sql`
+      CREATE TEMP TABLE rarity_absent ON COMMIT DROP AS
+      SELECT v.collection_id, v.trait_type, s.n - sum(v.c) AS c, s.n
+      FROM rarity_value_counts v JOIN rarity_sizes s USING (collection_id)
+      GROUP BY v.collection_id, v.trait_type, s.n
+    `.execute(trx);
+    await sql`
+      CREATE TEMP TABLE rarity_value_ic ON COMMIT DROP AS
+      SELECT v.collection_id, v.trait_type, v.value,
+             ${ic(sql`v.c`, sql`a.n`)} - CASE WHEN a.c > 0 THEN ${ic(sql`a.c`, sql`a.n`)} ELSE 0 END AS ic
+      FROM rarity_value_counts v JOIN rarity_absent a USING (collection_id, trait_type)
+    `.execute(trx);
+    await sql`ANALYZE rarity_value_counts, rarity_sizes, rarity_absent, rarity_value_ic`.execute(trx);
+    const { rows } = await sql<{ ranked: number }>`
+      WITH value_counts AS (SELECT * FROM rarity_value_counts),
+      sizes AS (SELECT * FROM rarity_sizes),
+      absent AS (SELECT * FROM rarity_absent),
+      value_ic AS (SELECT * FROM rarity_value_ic),
+      -- What each token's traits add (the small value_ic is the hashed side of the join).
+      trait_ic AS (
+        SELECT a.token_data_id, count(*)::int AS k, sum(v.ic) AS ic
+        FROM token_attributes a
+        JOIN value_ic v ON v.collection_id = a.collection_id AND v.trait_type = a.trait_type AND v.value = a.value
+        WHERE ${inScope('a.collection_id')}
+        GROUP BY a.token_data_id
+      ),
+      -- Every live token of a collection with traits, with its trait count and their IC.
+      per_token AS MATERIALIZED (
+        SELECT t.collection_id, t.token_data_id, COALESCE(x.k, 0) AS k, COALESCE(x.ic, 0) AS ic
+        FROM tokens t LEFT JOIN trait_ic x ON x.token_data_id = t.token_data_id
+        WHERE NOT t.is_burned AND ${inScope('t.collection_id')}
+          AND t.collection_id IN (SELECT collection_id FROM sizes)
+      ),
+      k_counts AS (SELECT collection_id, k, count(*)::float8 AS c FROM per_token GROUP BY 1, 2),
+      entropy AS (
+        SELECT collection_id, sum(h) AS h FROM (
+          SELECT v.collection_id, v.c / s.n * ${ic(sql`v.c`, sql`s.n`)} AS h
+          FROM value_counts v JOIN sizes s USING (collection_id)
+          UNION ALL
+          SELECT collection_id, c / n * ${ic(sql`c`, sql`n`)} FROM absent WHERE c > 0
+          UNION ALL
+          SELECT k.collection_id, k.c / s.n * ${ic(sql`k.c`, sql`s.n`)}
+          FROM k_counts k JOIN sizes s USING (collection_id)
+        ) parts GROUP BY collection_id
+      ),
+      absent_ic AS (
+        SELECT collection_id, sum(CASE WHEN c > 0 THEN ${ic(sql`c`, sql`n`)} ELSE 0 END) AS ic
+        FROM absent GROUP BY collection_id
+      ),
+      -- Per collection: the IC of a token with no trait at all (every type absent), and the entropy.
+      base AS MATERIALIZED (
+        SELECT s.collection_id, s.n, e.h, b.ic
+        FROM sizes s JOIN entropy e USING (collection_id) JOIN absent_ic b USING (collection_id)
+      ),
+      scored AS (
+        SELECT t.collection_id, t.token_data_id, t.k,
+               CASE WHEN b.h > 0 THEN (b.ic + t.ic + ${ic(sql`kc.c`, sql`b.n`)}) / b.h ELSE 0 END AS score
+        FROM per_token t
+        JOIN k_counts kc USING (collection_id, k)
+        JOIN base b USING (collection_id)
+      ),
+      -- Rank = the position where a token's tie group starts: the running maximum of the positions
+      -- that start a group. Both windows walk one order, so the scored rows are sorted once.
+      ordered AS (
+        SELECT *, row_number() OVER w AS position, lag(score) OVER w AS previous
+        FROM scored
+        WINDOW w AS (PARTITION BY collection_id ORDER BY score DESC, token_data_id COLLATE "C")
+      ),
+      ranked AS MATERIALIZED (
+        SELECT collection_id, token_data_id, k, score,
+               max(CASE WHEN previous IS NOT NULL
+                         AND abs(score - previous) <= 1e-9 * greatest(abs(score), abs(previous))
+                        THEN NULL ELSE position END)
+                 OVER (PARTITION BY collection_id ORDER BY score DESC, token_data_id COLLATE "C"
+                       ROWS UNBOUNDED PRECEDING)::int AS rank
+        FROM ordered
+      ),
+      -- The full recompute compares with the stored rows in one hash join, rather than probing the
+      -- primary key once per token to find that most rows did not change.
+      to_write AS (
+        SELECT x.* FROM ranked x
+        ${all ? sql`LEFT JOIN token_rarity s ON s.token_data_id = x.token_data_id WHERE s.token_data_id IS NULL OR ${differs('s', 'x', 'k')}` : sql``}
+      ),
+      stored AS (
+        INSERT INTO token_rarity (token_data_id, collection_id, score, rank, trait_count, computed_at)
+        SELECT token_data_id, collection_id, score, rank, k, ${computedAt} FROM to_write
+        ORDER BY token_data_id
+        ON CONFLICT (token_data_id) DO UPDATE SET collection_id = excluded.collection_id,
+          score = excluded.score, rank = excluded.rank, trait_count = excluded.trait_count,
+          computed_at = excluded.computed_at
+        ${all ? sql`WHERE ${differs('token_rarity', 'excluded', 'trait_count')}` : sql``}
+      ),
+      removed AS (
+        DELETE FROM token_rarity r WHERE ${inScope('r.collection_id')}
+          AND NOT EXISTS (SELECT 1 FROM ranked x WHERE x.token_data_id = r.token_data_id)
+      )
+      SELECT count(*)::int AS ranked FROM ranked
+    `.execute(trx);
+    return rows[0]?.ranked ?? 0;
   });
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
+import { rebuildFloorsAt } from './floors-at';
 import { holdingsSql, isNativeCoin } from './market-filters';
 
 export interface CurrentFloor {
@@ -32,11 +33,10 @@ export async function loadCurrentFloors(
 const SNAPSHOT_TOLERANCE = '2 hours';
 
 /**
- * The floor of each collection at time `at`: the latest hourly snapshot at or before `at` (within two
- * hours); for collections with none (history from before the worker ran, e.g. a backfill) it is
- * rebuilt from listing history: listings open at `at` whose token had not been burned by then. A
- * window [at, now] holds the events at `at` itself, so the floor at its start is the state before them.
- * A collection without a listing then maps to null.
+ * The floor of each collection near time `at`, for the rankings' floor change: the latest hourly
+ * snapshot at or before `at` (within two hours), cheap for every collection at once; collections with
+ * none (history from before the worker ran, e.g. a backfill) are rebuilt from the listing events at
+ * the instant `at` (rebuildFloorsAt). A collection without a listing then maps to null.
  */
 export async function loadFloorsAt(
   db: Db,
@@ -54,19 +54,7 @@ export async function loadFloorsAt(
   `.execute(db);
   for (const s of snaps) result.set(s.id, s.floor);
   const missing = collectionIds.filter((id) => !result.has(id));
-  if (missing.length === 0) return result;
-  const { rows } = await sql<{ id: string; floor: string | null }>`
-    SELECT l.collection_id AS id, min(l.price)::text AS floor
-    FROM listings l
-    WHERE l.collection_id = ANY(${missing}::text[])
-      AND l.listed_at < ${at} AND (l.closed_at IS NULL OR l.closed_at >= ${at})
-      AND ${isNativeCoin('l.coin_type')}
-      AND NOT EXISTS (SELECT 1 FROM token_activities a WHERE a.token_data_id = l.token_data_id
-                        AND a.kind = 'burn' AND a.transaction_timestamp < ${at})
-    GROUP BY l.collection_id
-  `.execute(db);
-  for (const id of missing) result.set(id, null);
-  for (const r of rows) result.set(r.id, r.floor);
+  for (const [id, floor] of await rebuildFloorsAt(db, missing, at)) result.set(id, floor);
   return result;
 }
 

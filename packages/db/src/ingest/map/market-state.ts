@@ -1,5 +1,5 @@
 import type { MarketActivityFact } from '@mdq/chain';
-import type { CollectionOfferRow, ListingRow, TokenOfferRow } from '@mdq/db';
+import type { CollectionOfferRow, ListingRow, TokenOfferRow } from '../types';
 import { usToIso } from './time';
 
 /*
@@ -9,13 +9,15 @@ import { usToIso } from './time';
  */
 
 /** Marketplaces without listing ids (Tradeport v1) identify a listing by token and seller. */
-export function listingKey(fact: MarketActivityFact): string | null {
+export function listingKey(
+  fact: Pick<MarketActivityFact, 'listingId' | 'tokenDataId' | 'propertyVersion' | 'seller'>,
+): string | null {
   if (fact.listingId) return fact.listingId;
   if (!fact.tokenDataId || !fact.seller) return null;
   return `${fact.tokenDataId}:${fact.propertyVersion ?? '0'}:${fact.seller}`;
 }
 
-export function offerKey(fact: MarketActivityFact): string | null {
+function offerKey(fact: MarketActivityFact): string | null {
   if (fact.offerId) return fact.offerId;
   const subject = fact.kind.includes('collection') ? fact.collectionId : fact.tokenDataId;
   if (!subject || !fact.buyer) return null;

@@ -1,7 +1,10 @@
 import type { DecodedTransaction } from '@mdq/chain';
-import { emptyBatch, type IngestBatch } from '@mdq/db';
+import { emptyBatch, type IngestBatch } from '../types';
 import { collapseCollectionOffers, collapseListings, collapseTokenOffers } from './market-state';
+import { placeholders } from './placeholders';
 import { secsToIso, usToIso } from './time';
+import { dropRepeatedTokenRows } from './token-changes';
+import { releaseReplacedHolders } from './v2-holders';
 
 export interface FailedDecode {
   version: number;
@@ -153,6 +156,11 @@ export function toBatch(
     addLootboxRows(batch, tx);
   }
 
+  batch.tokens = dropRepeatedTokenRows(batch.tokens);
+  batch.ownerships = releaseReplacedHolders(batch.ownerships);
+  const named = placeholders(decoded);
+  batch.tokenPlaceholders = named.tokens;
+  batch.collectionPlaceholders = named.collections;
   const market = decoded.flatMap((tx) => tx.marketActivities);
   batch.listings = collapseListings(market);
   batch.tokenOffers = collapseTokenOffers(market);

@@ -1,0 +1,132 @@
+/**
+ * Chain-source benchmark (run: `pnpm --filter @mdq/bench bench:grpc`; `--count N` for the chain
+ * size, default 40,000; `--quick` for 8,000; `--noise S` for the mix's non-NFT share, default 0.9).
+ * One devnet process serves the same chain over the fullnode REST routes and the gRPC Transaction
+ * Stream; measured in one run:
+ *  - fetch only, REST against gRPC (the source's own cost: the SDK's JSON or protobuf + converter);
+ *  - the indexer end to end through each source, into fresh databases;
+ *  - on a mainnet-shaped mix (most versions APT transfers, as on mainnet): the share of
+ *    transactions the early skip rules out, and end to end with the skip against without it.
+ */
+import {
+  builtinMarketplaces,
+  createRelevanceFilter,
+  DEFAULT_LOOTBOX_ADDRESS,
+  DEFAULT_MARKETPLACE_ADDRESS,
+} from '@mdq/chain';
+import { createTestDatabase } from '@mdq/db/testing';
+import { type ChainSource, createDecoder, fullnodeSource, grpcSource, runIndexer } from '@mdq/indexer';
+import { noopNotifier } from '@mdq/jobs';
+import { startDevnetProcess } from './devnet-process';
+import { benchFlags, numberFlag } from './flags';
+
+const values = benchFlags({ noise: { type: 'string' } });
+const count = numberFlag(values, 'count', values.count, 40_000, 8_000);
+const noise = Number(values.noise ?? 0.9);
+const batchSize = numberFlag(values, 'batch-size', values['batch-size'], 500);
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const addresses = {
+  marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
+  lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
+};
+
+type Closable = ChainSource & { close?: () => void };
+
+function sources(devnet: { url: string; grpcUrl: string | null }): Record<'REST' | 'gRPC', () => Closable> {
+  return {
+    REST: () => fullnodeSource(devnet.url),
+    gRPC: () =>
+      grpcSource({ url: devnet.grpcUrl as string, tip: fullnodeSource(devnet.url).tip, batchSize: 1_000 }),
+  };
+}
+
+/** Reads the whole chain through a source, nothing else; `each` sees every transaction. */
+async function fetchOnly(source: Closable, each: (tx: unknown) => void = () => {}): Promise<number> {
+  const t0 = performance.now();
+  let next = 0;
+  // A stream answers "nothing yet" while it opens: ask again (the chain is complete, so an empty
+  // answer is never the end).
+  for (let empty = 0; next < count && empty < 100; ) {
+    const txs = await source.fetch(next, batchSize);
+    empty = txs.length === 0 ? empty + 1 : 0;
+    for (const tx of txs) each(tx);
+    next += txs.length;
+  }
+  source.close?.();
+  if (next < count) throw new Error(`fetched ${next} of ${count}`);
+  return count / ((performance.now() - t0) / 1000);
+}
+
+async function endToEnd(source: Closable, prefilter = true): Promise<number> {
+  const target = await createTestDatabase();
+  try {
+    const t0 = performance.now();
+    const stats = await runIndexer({
+      db: target.db,
+      source,
+      decode: createDecoder({ ...addresses, prefilter }),
+      notifier: noopNotifier,
+      batchSize,
+      untilCaughtUp: true,
+    });
+    if (stats.transactions !== count) throw new Error(`indexed ${stats.transactions} of ${count}`);
+    return count / ((performance.now() - t0) / 1000);
+  } finally {
+    source.close?.();
+    await target.drop();
+  }
+}
+
+const rows: [string, string][] = [];
+
+// The NFT-only chain: every version is marketplace or token traffic.
+const nft = await startDevnetProcess(count, ['--grpc-port', '0']);
+const nftSources = sources(nft);
+const fetched = { REST: await fetchOnly(nftSources.REST()), gRPC: await fetchOnly(nftSources.gRPC()) };
+const indexed = { REST: await endToEnd(nftSources.REST()), gRPC: await endToEnd(nftSources.gRPC()) };
+nft.stop();
+rows.push(
+  ['NFT-only chain: fetch only, REST (baseline)', `${fmt(fetched.REST)} tx/s`],
+  [
+    'NFT-only chain: fetch only, gRPC',
+    `${fmt(fetched.gRPC)} tx/s (${(fetched.gRPC / fetched.REST).toFixed(2)}× REST)`,
+  ],
+  ['NFT-only chain: end to end, REST (baseline)', `${fmt(indexed.REST)} tx/s`],
+  [
+    'NFT-only chain: end to end, gRPC',
+    `${fmt(indexed.gRPC)} tx/s (${(indexed.gRPC / indexed.REST).toFixed(2)}× REST)`,
+  ],
+);
+
+// The mainnet-shaped mix, read through gRPC (the path a mainnet deployment uses).
+const mix = await startDevnetProcess(count, ['--grpc-port', '0', '--noise-share', String(noise)]);
+const mixSources = sources(mix);
+const relevant = createRelevanceFilter({
+  marketplaces: builtinMarketplaces(addresses.marketplaceAddress),
+  lootboxAddress: addresses.lootboxAddress,
+});
+let skipped = 0;
+const mixFetch = await fetchOnly(mixSources.gRPC(), (tx) => {
+  if (!relevant(tx)) skipped += 1;
+});
+const withSkip = await endToEnd(mixSources.gRPC(), true);
+const withoutSkip = await endToEnd(mixSources.gRPC(), false);
+mix.stop();
+rows.push(
+  [
+    `mix (${Math.round(noise * 100)}% APT transfers): skipped before decoding`,
+    `${((skipped / count) * 100).toFixed(1)}% of ${fmt(count)}`,
+  ],
+  ['mix: fetch only, gRPC (baseline)', `${fmt(mixFetch)} tx/s`],
+  ['mix: end to end, gRPC, no early skip (baseline)', `${fmt(withoutSkip)} tx/s`],
+  [
+    'mix: end to end, gRPC, early skip',
+    `${fmt(withSkip)} tx/s (${(withSkip / withoutSkip).toFixed(2)}× without, ${(withSkip / mixFetch).toFixed(2)}× fetch only)`,
+  ],
+);
+
+console.log(
+  `\n${fmt(count)} transactions per chain, batches of ${batchSize}\n\n| measure | value |\n|---|---|`,
+);
+for (const [measure, value] of rows) console.log(`| ${measure} | ${value} |`);
+process.exit(0);

@@ -1,0 +1,2 @@
+export { usToIso } from './time';
+export { type FailedDecode, toBatch } from './to-batch';

@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import type { Db } from '../../database';
+import { isNativeCoin } from './market-filters';
+
+/*
+ * The listing key of a market event, as the indexer derives it (apps/indexer market-state
+ * listingKey): the marketplace's listing id, else token, property version and seller. Tradeport v1
+ * has no listing ids, so a token relisted by the same seller reuses the key of its earlier listing.
+ */
+const eventListingKey = sql`COALESCE(m.listing_id, m.token_data_id || ':' || COALESCE(m.property_version::text, '0') || ':' || m.seller)`;
+
+/**
+ * The floor of each collection at the instant `at`, rebuilt from the listing events: a listing
+ * counts when its last listing event before `at` is a placement (a price update is a placement too,
+ * so the price is the one asked at `at`) and its token was not burned before `at`. Events at `at`
+ * itself are not included: a window [at, now] holds them, so its start is the state before them.
+ * Candidates are the listings open now or closed at or after `at`; a key that was closed and placed
+ * again is replayed from its events, so the row's latest price or close never stands for an earlier
+ * listing. A collection without a listing open at `at` maps to null.
+ */
+export async function rebuildFloorsAt(
+  db: Db,
+  collectionIds: readonly string[],
+  at: Date,
+): Promise<Map<string, string | null>> {
+  const result = new Map<string, string | null>(collectionIds.map((id) => [id, null]));
+  if (collectionIds.length === 0) return result;
+  const { rows } = await sql<{ id: string; floor: string }>`
+    SELECT l.collection_id AS id, min(e.price)::text AS floor
+    FROM listings l
+    CROSS JOIN LATERAL (
+      SELECT m.kind, m.price, m.coin_type FROM marketplace_activities m
+      WHERE m.token_data_id = l.token_data_id AND m.marketplace = l.marketplace
+        AND m.kind IN ('place_listing', 'cancel_listing', 'fill_listing')
+        AND ${eventListingKey} = l.listing_id AND m.transaction_timestamp < ${at}
+      ORDER BY m.transaction_version DESC, m.event_index DESC LIMIT 1
+    ) e
+    WHERE l.collection_id = ANY(${[...collectionIds]}::text[])
+      AND (l.closed_at IS NULL OR l.closed_at >= ${at})
+      AND e.kind = 'place_listing' AND ${isNativeCoin('e.coin_type')}
+      AND NOT EXISTS (SELECT 1 FROM token_activities a WHERE a.token_data_id = l.token_data_id
+                        AND a.kind = 'burn' AND a.transaction_timestamp < ${at})
+    GROUP BY l.collection_id
+  `.execute(db);
+  for (const r of rows) result.set(r.id, r.floor);
+  return result;
+}
