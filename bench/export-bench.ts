@@ -1,13 +1,14 @@
 /**
  * Bulk export benchmark (run: `pnpm --filter @mdq/bench bench:export`; `--rows N`, default
  * 1,000,000; `--quick` for 100,000). Fills a fresh database with sales rows (generate_series),
- * then measures GET /api/export/sales over real HTTP (NDJSON, CSV, NDJSON gzip) against a
- * baseline taken in the same run: `COPY (SELECT * … ORDER BY key) TO STDOUT` of the same rows,
- * read by a bare pg client and thrown away; the HTTP client is a socket that counts bytes. Each figure
- * is the median of three interleaved rounds (one under --quick). Goal: export rows/s ÷ COPY rows/s ≥ 0.7.
+ * then measures GET /api/export/sales over real HTTP (NDJSON, CSV, NDJSON gzip at the route's
+ * default and at other zlib settings, each served by its own app) against a baseline taken in the
+ * same run: `COPY (SELECT * … ORDER BY key) TO STDOUT` of the same rows, read by a bare pg client
+ * and thrown away; the HTTP client is a socket that counts bytes. Each figure is the median of
+ * three interleaved rounds (one under --quick). Goal: export rows/s ÷ COPY rows/s ≥ 0.7.
  */
 import { connect } from 'node:net';
-import { buildApp } from '@mdq/api';
+import { type AppOptions, buildApp } from '@mdq/api';
 import { createApiKey, poolOf, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import copyStreams from 'pg-copy-streams';
@@ -40,17 +41,28 @@ await sql`
 await sql`VACUUM ANALYZE marketplace_activities`.execute(database.db);
 console.log(`${fmt(rows)} sales rows`);
 
-const app = await buildApp({ db: database.db, network: 'local', exportRowsPerDay: 1_000_000_000 });
+// One app per gzip setting (the route's default first), all in this process like the readers.
+const GZIP_VARIANTS: [string, AppOptions['exportGzip']][] = [
+  ['default', undefined],
+  ['level 6 (zlib default), 16 KiB chunks', { level: 6, chunkSize: 16 * 1024 }],
+  ['level 1, 16 KiB chunks', { level: 1, chunkSize: 16 * 1024 }],
+];
+const apps = await Promise.all(
+  GZIP_VARIANTS.map(([, exportGzip]) =>
+    buildApp({ db: database.db, network: 'local', exportRowsPerDay: 1_000_000_000, exportGzip }),
+  ),
+);
 const { key } = await createApiKey(database.db, { name: 'bench' });
-const base = await app.listen({ host: '127.0.0.1', port: 0 });
+const bases = await Promise.all(apps.map((app) => app.listen({ host: '127.0.0.1', port: 0 })));
+const base = bases[0] as string;
 
 /**
  * Reads an export over HTTP and discards it. The client is a bare socket that only counts bytes
  * (the request asks the server to close the connection at the end): a consumer runs elsewhere, and
  * an HTTP parser on this machine's two cores would bill its own work to the export.
  */
-function download(path: string, headers: Record<string, string> = {}): Promise<number> {
-  const { hostname, port } = new URL(base);
+function download(path: string, headers: Record<string, string> = {}, server = base): Promise<number> {
+  const { hostname, port } = new URL(server);
   const head = Object.entries({ 'x-api-key': key, connection: 'close', ...headers })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
@@ -102,7 +114,10 @@ const readers: [string, () => Promise<number>][] = [
   ['COPY TO (baseline)', copyBaseline],
   ['export NDJSON', () => download('sales')],
   ['export CSV', () => download('sales?format=csv')],
-  ['export NDJSON gzip', () => download('sales', { 'accept-encoding': 'gzip' })],
+  ...GZIP_VARIANTS.map(([label], i): [string, () => Promise<number>] => [
+    `export NDJSON gzip, ${label}`,
+    () => download('sales', { 'accept-encoding': 'gzip' }, bases[i]),
+  ]),
 ];
 const samples = new Map<string, { seconds: number; bytes: number }[]>(readers.map(([label]) => [label, []]));
 for (let round = 0; round < RUNS; round++) {
@@ -122,5 +137,5 @@ for (const [label] of readers) {
 clearInterval(sampler);
 console.table(table);
 console.log(`peak RSS (server and both readers in this process): ${fmt(peakRss / 2 ** 20)} MiB`);
-await app.close();
+await Promise.all(apps.map((app) => app.close()));
 await database.drop();

@@ -62,8 +62,8 @@ export class CopyTextToNdjson {
   private readonly rowOverhead: number;
   /** The start of a row whose end is in a later chunk. */
   private rest: Buffer | null = null;
-  private out = Buffer.alloc(0);
-  private outView = new DataView(this.out.buffer, this.out.byteOffset, 0);
+  private out: Buffer = Buffer.alloc(0);
+  private outView: DataView = new DataView(this.out.buffer, this.out.byteOffset, 0);
   private at = 0;
 
   constructor(columns: readonly ExportColumn[]) {
