@@ -8,8 +8,9 @@
  * three interleaved rounds (one under --quick). Goal: export rows/s ÷ COPY rows/s ≥ 0.7.
  */
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { type AppOptions, buildApp } from '@mdq/api';
-import { createApiKey, poolOf, sql } from '@mdq/db';
+import { createApiKey, openExport, poolOf, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import copyStreams from 'pg-copy-streams';
 import { benchFlags, numberFlag } from './flags';
@@ -137,5 +138,29 @@ for (const [label] of readers) {
 clearInterval(sampler);
 console.table(table);
 console.log(`peak RSS (server and both readers in this process): ${fmt(peakRss / 2 ** 20)} MiB`);
+
+/**
+ * zlib alone on this thread, over the first 100,000 rows of the same NDJSON: what a gzipped export
+ * adds to a core whatever else runs (a zlib stream compresses on the libuv pool, a third busy
+ * thread beside Postgres and the event loop).
+ */
+const sample = await openExport(database.db, {
+  dataset: 'sales',
+  format: 'ndjson',
+  limit: Math.min(rows, 100_000),
+});
+const parts: Buffer[] = [];
+for await (const chunk of sample.stream) parts.push(chunk as Buffer);
+const ndjson = Buffer.concat(parts);
+for (const level of [1, 6]) {
+  const t0 = process.cpuUsage();
+  const zipped = gzipSync(ndjson, { level });
+  const { user, system } = process.cpuUsage(t0);
+  const perSecond = ndjson.length / ((user + system) / 1e6);
+  console.log(
+    `zlib level ${level} alone: ${fmt(perSecond / 1e6)} MB/s of NDJSON on one core, ${(ndjson.length / zipped.length).toFixed(1)}× smaller` +
+      ` (this run's NDJSON export: ${(median('export NDJSON').bytes / perSecond).toFixed(2)} s of a core)`,
+  );
+}
 await Promise.all(apps.map((app) => app.close()));
 await database.drop();
