@@ -101,11 +101,16 @@ async function copyBaseline(): Promise<number> {
   }
 }
 
-/** Median seconds and the bytes of `runs` timed runs of `read`. */
-async function timed(read: () => Promise<number>): Promise<{ seconds: number; bytes: number }> {
+/**
+ * Seconds, bytes and this process's CPU seconds (server, readers, zlib's pool threads) of one run
+ * of `read`: the CPU is the part of a figure that a busy machine moves least.
+ */
+async function timed(read: () => Promise<number>): Promise<{ seconds: number; bytes: number; cpu: number }> {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const bytes = await read();
-  return { seconds: (performance.now() - t0) / 1000, bytes };
+  const { user, system } = process.cpuUsage(cpu0);
+  return { seconds: (performance.now() - t0) / 1000, bytes, cpu: (user + system) / 1e6 };
 }
 
 // Rounds interleave the baseline and the exports so a busy moment of a shared machine touches all
@@ -120,20 +125,27 @@ const readers: [string, () => Promise<number>][] = [
     () => download('sales', { 'accept-encoding': 'gzip' }, bases[i]),
   ]),
 ];
-const samples = new Map<string, { seconds: number; bytes: number }[]>(readers.map(([label]) => [label, []]));
+const samples = new Map<string, { seconds: number; bytes: number; cpu: number }[]>(
+  readers.map(([label]) => [label, []]),
+);
 for (let round = 0; round < RUNS; round++) {
   for (const [label, read] of readers) samples.get(label)?.push(await timed(read));
 }
 const median = (label: string) => {
   const runs = [...(samples.get(label) ?? [])].sort((a, b) => a.seconds - b.seconds);
-  return runs[Math.floor(runs.length / 2)] as { seconds: number; bytes: number };
+  return runs[Math.floor(runs.length / 2)] as { seconds: number; bytes: number; cpu: number };
 };
 const copyRate = rows / median('COPY TO (baseline)').seconds;
-const table: Record<string, { 'rows/s': string; MB: string; 'vs COPY': string }> = {};
+const table: Record<string, { 'rows/s': string; MB: string; 'vs COPY': string; 'Node CPU s': string }> = {};
 for (const [label] of readers) {
-  const { seconds, bytes } = median(label);
+  const { seconds, bytes, cpu } = median(label);
   const rate = rows / seconds;
-  table[label] = { 'rows/s': fmt(rate), MB: fmt(bytes / 1e6), 'vs COPY': (rate / copyRate).toFixed(2) };
+  table[label] = {
+    'rows/s': fmt(rate),
+    MB: fmt(bytes / 1e6),
+    'vs COPY': (rate / copyRate).toFixed(2),
+    'Node CPU s': cpu.toFixed(2),
+  };
 }
 clearInterval(sampler);
 console.table(table);
