@@ -9,7 +9,7 @@ export interface ExportColumn {
   type: ExportType;
 }
 
-export const col = (name: string, expr: string, type: ExportType = 'text'): ExportColumn => ({
+const col = (name: string, expr: string, type: ExportType = 'text'): ExportColumn => ({
   name,
   expr,
   type,
