@@ -1,14 +1,16 @@
 /**
  * Bulk export benchmark (run: `pnpm --filter @mdq/bench bench:export`; `--rows N`, default
  * 1,000,000; `--quick` for 100,000). Fills a fresh database with sales rows (generate_series),
- * then measures GET /api/export/sales over real HTTP (NDJSON, CSV, NDJSON gzip) against a
- * baseline taken in the same run: `COPY (SELECT * … ORDER BY key) TO STDOUT` of the same rows,
- * read by a bare pg client and thrown away; the HTTP client is a socket that counts bytes. Each figure
- * is the median of three interleaved rounds (one under --quick). Goal: export rows/s ÷ COPY rows/s ≥ 0.7.
+ * then measures GET /api/export/sales over real HTTP (NDJSON, CSV, NDJSON gzip at the route's
+ * default and at other zlib settings, each served by its own app) against a baseline taken in the
+ * same run: `COPY (SELECT * … ORDER BY key) TO STDOUT` of the same rows, read by a bare pg client
+ * and thrown away; the HTTP client is a socket that counts bytes. Each figure is the median of
+ * three interleaved rounds (one under --quick). Goal: export rows/s ÷ COPY rows/s ≥ 0.7.
  */
 import { connect } from 'node:net';
-import { buildApp } from '@mdq/api';
-import { createApiKey, poolOf, sql } from '@mdq/db';
+import { gzipSync } from 'node:zlib';
+import { type AppOptions, buildApp } from '@mdq/api';
+import { createApiKey, openExport, poolOf, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import copyStreams from 'pg-copy-streams';
 import { benchFlags, numberFlag } from './flags';
@@ -40,17 +42,28 @@ await sql`
 await sql`VACUUM ANALYZE marketplace_activities`.execute(database.db);
 console.log(`${fmt(rows)} sales rows`);
 
-const app = await buildApp({ db: database.db, network: 'local', exportRowsPerDay: 1_000_000_000 });
+// One app per gzip setting (the route's default first), all in this process like the readers.
+const GZIP_VARIANTS: [string, AppOptions['exportGzip']][] = [
+  ['default', undefined],
+  ['level 6 (zlib default), 16 KiB chunks', { level: 6, chunkSize: 16 * 1024 }],
+  ['level 1, 16 KiB chunks', { level: 1, chunkSize: 16 * 1024 }],
+];
+const apps = await Promise.all(
+  GZIP_VARIANTS.map(([, exportGzip]) =>
+    buildApp({ db: database.db, network: 'local', exportRowsPerDay: 1_000_000_000, exportGzip }),
+  ),
+);
 const { key } = await createApiKey(database.db, { name: 'bench' });
-const base = await app.listen({ host: '127.0.0.1', port: 0 });
+const bases = await Promise.all(apps.map((app) => app.listen({ host: '127.0.0.1', port: 0 })));
+const base = bases[0] as string;
 
 /**
  * Reads an export over HTTP and discards it. The client is a bare socket that only counts bytes
  * (the request asks the server to close the connection at the end): a consumer runs elsewhere, and
  * an HTTP parser on this machine's two cores would bill its own work to the export.
  */
-function download(path: string, headers: Record<string, string> = {}): Promise<number> {
-  const { hostname, port } = new URL(base);
+function download(path: string, headers: Record<string, string> = {}, server = base): Promise<number> {
+  const { hostname, port } = new URL(server);
   const head = Object.entries({ 'x-api-key': key, connection: 'close', ...headers })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
@@ -88,11 +101,16 @@ async function copyBaseline(): Promise<number> {
   }
 }
 
-/** Median seconds and the bytes of `runs` timed runs of `read`. */
-async function timed(read: () => Promise<number>): Promise<{ seconds: number; bytes: number }> {
+/**
+ * Seconds, bytes and this process's CPU seconds (server, readers, zlib's pool threads) of one run
+ * of `read`: the CPU is the part of a figure that a busy machine moves least.
+ */
+async function timed(read: () => Promise<number>): Promise<{ seconds: number; bytes: number; cpu: number }> {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const bytes = await read();
-  return { seconds: (performance.now() - t0) / 1000, bytes };
+  const { user, system } = process.cpuUsage(cpu0);
+  return { seconds: (performance.now() - t0) / 1000, bytes, cpu: (user + system) / 1e6 };
 }
 
 // Rounds interleave the baseline and the exports so a busy moment of a shared machine touches all
@@ -102,25 +120,59 @@ const readers: [string, () => Promise<number>][] = [
   ['COPY TO (baseline)', copyBaseline],
   ['export NDJSON', () => download('sales')],
   ['export CSV', () => download('sales?format=csv')],
-  ['export NDJSON gzip', () => download('sales', { 'accept-encoding': 'gzip' })],
+  ...GZIP_VARIANTS.map(([label], i): [string, () => Promise<number>] => [
+    `export NDJSON gzip, ${label}`,
+    () => download('sales', { 'accept-encoding': 'gzip' }, bases[i]),
+  ]),
 ];
-const samples = new Map<string, { seconds: number; bytes: number }[]>(readers.map(([label]) => [label, []]));
+const samples = new Map<string, { seconds: number; bytes: number; cpu: number }[]>(
+  readers.map(([label]) => [label, []]),
+);
 for (let round = 0; round < RUNS; round++) {
   for (const [label, read] of readers) samples.get(label)?.push(await timed(read));
 }
 const median = (label: string) => {
   const runs = [...(samples.get(label) ?? [])].sort((a, b) => a.seconds - b.seconds);
-  return runs[Math.floor(runs.length / 2)] as { seconds: number; bytes: number };
+  return runs[Math.floor(runs.length / 2)] as { seconds: number; bytes: number; cpu: number };
 };
 const copyRate = rows / median('COPY TO (baseline)').seconds;
-const table: Record<string, { 'rows/s': string; MB: string; 'vs COPY': string }> = {};
+const table: Record<string, { 'rows/s': string; MB: string; 'vs COPY': string; 'Node CPU s': string }> = {};
 for (const [label] of readers) {
-  const { seconds, bytes } = median(label);
+  const { seconds, bytes, cpu } = median(label);
   const rate = rows / seconds;
-  table[label] = { 'rows/s': fmt(rate), MB: fmt(bytes / 1e6), 'vs COPY': (rate / copyRate).toFixed(2) };
+  table[label] = {
+    'rows/s': fmt(rate),
+    MB: fmt(bytes / 1e6),
+    'vs COPY': (rate / copyRate).toFixed(2),
+    'Node CPU s': cpu.toFixed(2),
+  };
 }
 clearInterval(sampler);
 console.table(table);
 console.log(`peak RSS (server and both readers in this process): ${fmt(peakRss / 2 ** 20)} MiB`);
-await app.close();
+
+/**
+ * zlib alone on this thread, over the first 100,000 rows of the same NDJSON: what a gzipped export
+ * adds to a core whatever else runs (a zlib stream compresses on the libuv pool, a third busy
+ * thread beside Postgres and the event loop).
+ */
+const sample = await openExport(database.db, {
+  dataset: 'sales',
+  format: 'ndjson',
+  limit: Math.min(rows, 100_000),
+});
+const parts: Buffer[] = [];
+for await (const chunk of sample.stream) parts.push(chunk as Buffer);
+const ndjson = Buffer.concat(parts);
+for (const level of [1, 6]) {
+  const t0 = process.cpuUsage();
+  const zipped = gzipSync(ndjson, { level });
+  const { user, system } = process.cpuUsage(t0);
+  const perSecond = ndjson.length / ((user + system) / 1e6);
+  console.log(
+    `zlib level ${level} alone: ${fmt(perSecond / 1e6)} MB/s of NDJSON on one core, ${(ndjson.length / zipped.length).toFixed(1)}× smaller` +
+      ` (this run's NDJSON export: ${(median('export NDJSON').bytes / perSecond).toFixed(2)} s of a core)`,
+  );
+}
+await Promise.all(apps.map((app) => app.close()));
 await database.drop();

@@ -15,7 +15,7 @@ import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import { registerThumbnailUrls } from './plugins/thumbnail-urls';
-import type { CollectionUriResolver } from './routes/deps';
+import type { CollectionUriResolver, RouteDeps } from './routes/deps';
 import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
@@ -41,6 +41,8 @@ export interface AppOptions {
   queueDashboard?: QueueDashboardOptions;
   /** Rows a key may export per UTC day (default 10,000,000). */
   exportRowsPerDay?: number;
+  /** zlib level and chunk size of gzipped exports (default: the route's, chosen by measurement). */
+  exportGzip?: RouteDeps['exportGzip'];
   /** Thumbnails (apps/worker createMediaRenderer); /media answers 503 without it. */
   media?: MediaService;
   /** The API's public address for absolute thumbnail URLs; each request's Host when absent. */
@@ -113,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           resolveCollectionUri: options.resolveCollectionUri,
           now,
           exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
+          exportGzip: options.exportGzip,
           ...(options.cacheEntries !== undefined ? { cacheEntries: options.cacheEntries } : {}),
         };
         await areaRoutes(scope, deps);

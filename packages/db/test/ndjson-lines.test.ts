@@ -88,6 +88,56 @@ describe('COPY text rows as NDJSON lines', () => {
     }
   });
 
+  it('escapes a special byte at every place in a word, and never mistakes UTF-8 bytes for one', async () => {
+    // The encoder tests four bytes at a time: put each byte that needs a look at every offset of
+    // the words around it, beside bytes that differ from it in one bit (0x80 set: UTF-8; or near it).
+    const specials = ['"', '\\', '\t', '\n', '\r', '\b', '\f', '\u000b', '\u0001', '\u001f', '\\N'];
+    // Characters whose UTF-8 bytes are 0xa2 (0x22 | 0x80), 0xdc, 0x89, 0x9f, 0x80, 4-byte ones, DEL…
+    const lookalikes = [...'\u00a2\u00dc\u0109\u011f\u0080🎨\u007f !#[]\u2028'];
+    const values = [''];
+    for (const special of [...specials, ...lookalikes]) {
+      for (let before = 0; before <= 8; before++) {
+        for (const after of [0, 1, 3, 8]) {
+          values.push(`${'abcdefgh'.slice(0, before)}${special}${'ijklmnop'.slice(0, after)}`);
+        }
+      }
+    }
+    values.push(specials.join(''), lookalikes.join(''), `${specials.join('x')}${lookalikes.join('yz')}`);
+    const columns: ExportColumn[] = [
+      { name: 'id', expr: 'id', type: 'int' },
+      { name: 'text', expr: 'text', type: 'text' },
+      { name: 'json', expr: 'json', type: 'json' },
+      { name: 'last', expr: 'last', type: 'text' },
+    ];
+    const client = await poolOf(database.db).connect();
+    try {
+      await client.query('CREATE TEMP TABLE words (id int, text text)');
+      await client.query('INSERT INTO words SELECT i, v FROM unnest($1::text[]) WITH ORDINALITY u(v, i)', [
+        values,
+      ]);
+      const rows = `SELECT id, text, to_jsonb(text) AS json, CASE WHEN id % 2 = 0 THEN text END AS last FROM words`;
+      const encoder = new CopyTextToNdjson(columns);
+      const parts: Buffer[] = [];
+      const copy = client.query(
+        copyStreams.to(`COPY (SELECT id, text, json::text, last FROM (${rows}) r ORDER BY id) TO STDOUT`),
+      );
+      for await (const chunk of copy as AsyncIterable<Buffer>) parts.push(encoder.push(chunk));
+      encoder.end();
+      const lines = Buffer.concat(parts).toString('utf8').split('\n');
+      expect(lines.pop()).toBe('');
+      const { rows: want } = await client.query<{ line: string }>(
+        `SELECT '{"id":' || id || ',"text":' || to_json(text)::text || ',"json":' || json::text
+             || ',"last":' || coalesce(to_json(last)::text, 'null') || '}' AS line
+           FROM (${rows}) r ORDER BY id`,
+      );
+      expect(want).toHaveLength(values.length);
+      expect(lines).toEqual(want.map((r) => r.line));
+      expect(lines.map((l) => JSON.parse(l).text)).toEqual(values);
+    } finally {
+      client.release();
+    }
+  });
+
   it('refuses output that ends inside a row or has the wrong number of fields', () => {
     const cut = new CopyTextToNdjson(COLUMNS);
     cut.push(Buffer.from('1\tx\t'));

@@ -19,6 +19,8 @@ export interface RouteDeps {
   now: () => Date;
   /** Rows a key may export per UTC day. */
   exportRowsPerDay: number;
+  /** zlib settings of a gzipped export, over the route's measured defaults (the bench compares levels). */
+  exportGzip?: { level?: number; chunkSize?: number } | undefined;
   /** Version-keyed response cache size (MDQ_API_CACHE_ENTRIES); 0 turns it off. */
   cacheEntries?: number;
 }

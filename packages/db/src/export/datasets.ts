@@ -1,6 +1,16 @@
-import { ACTIVITY_EXPORT_COLUMNS, ACTIVITY_UNION } from '../queries/api/activity-row';
+import {
+  ACTIVITY_EXPORT_COLUMNS,
+  ACTIVITY_UNION,
+  type ActivityEntry,
+  activitySelect,
+} from '../queries/api/activity-row';
+import type { Bid } from '../queries/api/bids';
+import type { CollectionFacts } from '../queries/api/collections';
+import type { ListingCard } from '../queries/api/listings';
 import type { CursorKind } from '../queries/api/pagination';
-import { col, type ExportColumn } from './export-column';
+import type { TokenSummary } from '../queries/api/token-rows';
+import type { TokenBalance } from '../queries/api/tokens';
+import { apiColumns, type ColumnSpec, type ExportColumn } from './export-column';
 
 interface ExportKey {
   expr: string;
@@ -27,30 +37,48 @@ const NATIVE = "'0x1::aptos_coin::AptosCoin'";
 
 const FILLS = "('fill_listing', 'fill_token_offer', 'fill_collection_offer')";
 
-const marketEventColumns = [
-  col('version', 'x.transaction_version', 'int'),
-  col('eventIndex', 'x.event_index', 'int'),
-  col('kind', 'x.kind'),
-  col('marketplace', 'x.marketplace'),
-  col('tokenId', 'x.token_data_id'),
-  col('tokenName', 'x.token_name'),
-  col('tokenStandard', 'x.token_standard'),
-  col('propertyVersion', 'x.property_version', 'u64'),
-  col('collectionId', 'x.collection_id'),
-  col('collection', 'x.collection_name'),
-  col('creator', 'x.creator_address'),
-  col('seller', 'x.seller'),
-  col('buyer', 'x.buyer'),
-  col('price', 'x.price', 'u64'),
-  col('coinType', 'x.coin_type'),
-  col('quantity', 'x.token_amount', 'u64'),
-  col('commission', 'x.commission', 'u64'),
-  col('royalties', 'x.royalties', 'u64'),
-  col('listingId', 'x.listing_id'),
-  col('offerId', 'x.offer_id'),
-  col('timestamp', 'x.transaction_timestamp', 'time'),
-  col('flags', "to_jsonb(coalesce(x.wash_flags, '{}'::text[]))", 'json'),
-];
+/** A field of the activity union as its own export writes it (queries/api/activity-row.ts). */
+function activityField(name: keyof ActivityEntry): ColumnSpec {
+  const column = ACTIVITY_EXPORT_COLUMNS.find((c) => c.name === name);
+  if (!column) throw new Error(`no activity column '${name}'`);
+  return [column.expr, column.type];
+}
+
+/**
+ * A sale is a market event of the activity union (its fields read from the one description of
+ * the union) with the columns only market events have.
+ */
+const SALES_FROM = `(SELECT ${activitySelect('market')}, m.token_name, m.collection_name, m.creator_address,
+                            m.commission, m.royalties, m.listing_id, m.offer_id
+                       FROM marketplace_activities m WHERE m.kind IN ${FILLS}) x`;
+
+const saleColumns = apiColumns<
+  Omit<ActivityEntry, 'source' | 'from' | 'to'>,
+  'tokenName' | 'collection' | 'creator' | 'commission' | 'royalties' | 'listingId' | 'offerId'
+>({
+  version: activityField('version'),
+  eventIndex: activityField('eventIndex'),
+  kind: activityField('kind'),
+  marketplace: activityField('marketplace'),
+  tokenId: activityField('tokenId'),
+  tokenName: ['x.token_name'],
+  tokenStandard: activityField('tokenStandard'),
+  propertyVersion: activityField('propertyVersion'),
+  collectionId: activityField('collectionId'),
+  collection: ['x.collection_name'],
+  creator: ['x.creator_address'],
+  seller: activityField('seller'),
+  buyer: activityField('buyer'),
+  price: activityField('price'),
+  coinType: activityField('coinType'),
+  quantity: activityField('quantity'),
+  commission: ['x.commission', 'u64'],
+  royalties: ['x.royalties', 'u64'],
+  listingId: ['x.listing_id'],
+  offerId: ['x.offer_id'],
+  timestamp: activityField('timestamp'),
+  flags: activityField('flags'),
+});
 
 const eventKey: ExportKey[] = [
   { expr: 'x.transaction_version', kind: 'int', column: 'version' },
@@ -58,15 +86,15 @@ const eventKey: ExportKey[] = [
 ];
 
 /**
- * The exportable datasets. Field names are the API's (ActivityEntry, ListingCard, Bid,
- * TokenSummary…); each row also carries the columns of its sort key so that the last row says
- * where to resume. Current-state datasets are keyed by the version of their last change, so a
+ * The exportable datasets. Field names are the API's, checked against its row types
+ * (ActivityEntry, ListingCard, Bid, TokenSummary…: apiColumns); each row also carries the columns
+ * of its sort key so that the last row says where to resume. Current-state datasets are keyed by the version of their last change, so a
  * resumed export also picks up rows that changed after the first part was taken.
  */
 export const EXPORT_DATASETS = {
   sales: {
-    from: `(SELECT * FROM marketplace_activities WHERE kind IN ${FILLS}) x`,
-    columns: marketEventColumns,
+    from: SALES_FROM,
+    columns: saleColumns,
     key: eventKey,
     version: 'x.transaction_version',
     collection: 'x.collection_id',
@@ -83,28 +111,28 @@ export const EXPORT_DATASETS = {
   },
   listings: {
     from: 'listings x LEFT JOIN tokens t ON t.token_data_id = x.token_data_id',
-    columns: [
-      col('lastVersion', 'x.last_transaction_version', 'int'),
-      col('marketplace', 'x.marketplace'),
-      col('listingId', 'x.listing_id'),
-      col('tokenId', 'x.token_data_id'),
-      col('tokenName', 'x.token_name'),
-      col('tokenStandard', 'x.token_standard'),
-      col('propertyVersion', 'x.property_version', 'u64'),
-      col('creator', 'x.creator_address'),
-      col('collection', 'x.collection_name'),
-      col('collectionId', 'x.collection_id'),
-      col('tokenUri', 't.token_uri'),
-      col('seller', 'x.seller'),
-      col('buyer', 'x.buyer'),
-      col('price', 'x.price', 'u64'),
-      col('coinType', `coalesce(x.coin_type, ${NATIVE})`),
-      col('quantity', 'x.token_amount', 'u64'),
-      col('status', 'x.status'),
-      col('listedAt', 'x.listed_at', 'time'),
-      col('version', 'x.listed_version', 'int'),
-      col('closedAt', 'x.closed_at', 'time'),
-    ],
+    columns: apiColumns<ListingCard, 'lastVersion' | 'buyer' | 'closedAt'>({
+      lastVersion: ['x.last_transaction_version', 'int'],
+      marketplace: ['x.marketplace'],
+      listingId: ['x.listing_id'],
+      tokenId: ['x.token_data_id'],
+      tokenName: ['x.token_name'],
+      tokenStandard: ['x.token_standard'],
+      propertyVersion: ['x.property_version', 'u64'],
+      creator: ['x.creator_address'],
+      collection: ['x.collection_name'],
+      collectionId: ['x.collection_id'],
+      tokenUri: ['t.token_uri'],
+      seller: ['x.seller'],
+      buyer: ['x.buyer'],
+      price: ['x.price', 'u64'],
+      coinType: [`coalesce(x.coin_type, ${NATIVE})`],
+      quantity: ['x.token_amount', 'u64'],
+      status: ['x.status'],
+      listedAt: ['x.listed_at', 'time'],
+      version: ['x.listed_version', 'int'],
+      closedAt: ['x.closed_at', 'time'],
+    }),
     key: [
       { expr: 'x.last_transaction_version', kind: 'int', column: 'lastVersion' },
       { expr: 'x.marketplace', kind: 'text', column: 'marketplace' },
@@ -125,26 +153,26 @@ export const EXPORT_DATASETS = {
                    c.remaining_amount, NULL, NULL, c.creator_address, c.collection_name, c.collection_id,
                    c.status, c.expiration_time, c.created_at, c.created_version, c.last_transaction_version
               FROM collection_offers c) x`,
-    columns: [
-      col('lastVersion', 'x.last_transaction_version', 'int'),
-      col('kind', 'x.kind'),
-      col('marketplace', 'x.marketplace'),
-      col('offerId', 'x.offer_id'),
-      col('buyer', 'x.buyer'),
-      col('seller', 'x.seller'),
-      col('price', 'x.price', 'u64'),
-      col('coinType', `coalesce(x.coin_type, ${NATIVE})`),
-      col('quantity', 'x.quantity', 'u64'),
-      col('tokenId', 'x.token_data_id'),
-      col('tokenName', 'x.token_name'),
-      col('creator', 'x.creator_address'),
-      col('collection', 'x.collection_name'),
-      col('collectionId', 'x.collection_id'),
-      col('status', 'x.status'),
-      col('expiresAt', 'x.expiration_time', 'time'),
-      col('timestamp', 'x.created_at', 'time'),
-      col('version', 'x.created_version', 'int'),
-    ],
+    columns: apiColumns<Bid, 'lastVersion' | 'seller'>({
+      lastVersion: ['x.last_transaction_version', 'int'],
+      kind: ['x.kind'],
+      marketplace: ['x.marketplace'],
+      offerId: ['x.offer_id'],
+      buyer: ['x.buyer'],
+      seller: ['x.seller'],
+      price: ['x.price', 'u64'],
+      coinType: [`coalesce(x.coin_type, ${NATIVE})`],
+      quantity: ['x.quantity', 'u64'],
+      tokenId: ['x.token_data_id'],
+      tokenName: ['x.token_name'],
+      creator: ['x.creator_address'],
+      collection: ['x.collection_name'],
+      collectionId: ['x.collection_id'],
+      status: ['x.status'],
+      expiresAt: ['x.expiration_time', 'time'],
+      timestamp: ['x.created_at', 'time'],
+      version: ['x.created_version', 'int'],
+    }),
     key: [
       { expr: 'x.last_transaction_version', kind: 'int', column: 'lastVersion' },
       { expr: 'x.kind', kind: 'text', column: 'kind' },
@@ -157,26 +185,26 @@ export const EXPORT_DATASETS = {
   },
   tokens: {
     from: 'tokens x LEFT JOIN collections c ON c.collection_id = x.collection_id',
-    columns: [
-      col('lastVersion', 'x.last_transaction_version', 'int'),
-      col('tokenId', 'x.token_data_id'),
-      col('tokenName', 'x.token_name'),
-      col('tokenStandard', 'x.token_standard'),
-      col('creator', 'coalesce(x.creator_address, c.creator_address)'),
-      col('collection', 'coalesce(x.collection_name, c.collection_name)'),
-      col('collectionId', 'x.collection_id'),
-      col('collectionUrl', 'c.uri'),
-      col('tokenUri', 'x.token_uri'),
-      col('description', 'x.description'),
-      col('supply', 'x.supply', 'u64'),
-      col('maximum', 'x.maximum', 'u64'),
-      col('isBurned', 'x.is_burned', 'bool'),
-      col('lootboxId', 'x.lootbox_id', 'int'),
-      col('rarityTier', 'x.lootbox_tier'),
-      col('mintedAt', 'x.minted_at', 'time'),
-      col('version', 'coalesce(x.minted_version, x.last_transaction_version)', 'int'),
-      col('properties', 'x.properties', 'json'),
-    ],
+    columns: apiColumns<TokenSummary, 'lastVersion' | 'properties'>({
+      lastVersion: ['x.last_transaction_version', 'int'],
+      tokenId: ['x.token_data_id'],
+      tokenName: ['x.token_name'],
+      tokenStandard: ['x.token_standard'],
+      creator: ['coalesce(x.creator_address, c.creator_address)'],
+      collection: ['coalesce(x.collection_name, c.collection_name)'],
+      collectionId: ['x.collection_id'],
+      collectionUrl: ['c.uri'],
+      tokenUri: ['x.token_uri'],
+      description: ['x.description'],
+      supply: ['x.supply', 'u64'],
+      maximum: ['x.maximum', 'u64'],
+      isBurned: ['x.is_burned', 'bool'],
+      lootboxId: ['x.lootbox_id', 'int'],
+      rarityTier: ['x.lootbox_tier'],
+      mintedAt: ['x.minted_at', 'time'],
+      version: ['coalesce(x.minted_version, x.last_transaction_version)', 'int'],
+      properties: ['x.properties', 'json'],
+    }),
     key: [
       { expr: 'x.last_transaction_version', kind: 'int', column: 'lastVersion' },
       { expr: 'x.token_data_id', kind: 'text', column: 'tokenId' },
@@ -189,16 +217,22 @@ export const EXPORT_DATASETS = {
   },
   ownerships: {
     from: 'token_ownerships x',
-    columns: [
-      col('lastVersion', 'x.last_transaction_version', 'int'),
-      col('tokenId', 'x.token_data_id'),
-      col('propertyVersion', 'x.property_version', 'u64'),
-      col('owner', 'x.owner_address'),
-      col('collectionId', 'x.collection_id'),
-      col('tokenStandard', 'x.token_standard'),
-      col('amount', 'x.amount', 'u64'),
-      col('isSoulbound', 'x.is_soulbound', 'bool'),
-    ],
+    columns: apiColumns<
+      Pick<
+        TokenBalance,
+        'tokenId' | 'propertyVersion' | 'owner' | 'collectionId' | 'tokenStandard' | 'amount' | 'isSoulbound'
+      >,
+      'lastVersion'
+    >({
+      lastVersion: ['x.last_transaction_version', 'int'],
+      tokenId: ['x.token_data_id'],
+      propertyVersion: ['x.property_version', 'u64'],
+      owner: ['x.owner_address'],
+      collectionId: ['x.collection_id'],
+      tokenStandard: ['x.token_standard'],
+      amount: ['x.amount', 'u64'],
+      isSoulbound: ['x.is_soulbound', 'bool'],
+    }),
     key: [
       { expr: 'x.last_transaction_version', kind: 'int', column: 'lastVersion' },
       { expr: 'x.token_data_id', kind: 'text', column: 'tokenId' },
@@ -211,22 +245,39 @@ export const EXPORT_DATASETS = {
   },
   collections: {
     from: 'collections x',
-    columns: [
-      col('lastVersion', 'x.last_transaction_version', 'int'),
-      col('collectionId', 'x.collection_id'),
-      col('collection', 'x.collection_name'),
-      col('creator', 'x.creator_address'),
-      col('tokenStandard', 'x.token_standard'),
-      col('description', 'x.description'),
-      col('collectionUrl', 'x.uri'),
-      col('currentSupply', 'x.current_supply', 'u64'),
-      col('maxSupply', 'x.max_supply', 'u64'),
-      col('totalMinted', 'x.total_minted', 'u64'),
-      col('ownerCount', 'x.owner_count', 'int'),
-      col('lootboxId', 'x.lootbox_id', 'int'),
-      col('createdAt', 'x.created_at', 'time'),
-      col('version', 'x.created_version', 'int'),
-    ],
+    columns: apiColumns<
+      Pick<
+        CollectionFacts,
+        | 'collectionId'
+        | 'collection'
+        | 'creator'
+        | 'tokenStandard'
+        | 'description'
+        | 'collectionUrl'
+        | 'currentSupply'
+        | 'maxSupply'
+        | 'totalMinted'
+        | 'lootboxId'
+        | 'createdAt'
+        | 'version'
+      >,
+      'lastVersion' | 'ownerCount'
+    >({
+      lastVersion: ['x.last_transaction_version', 'int'],
+      collectionId: ['x.collection_id'],
+      collection: ['x.collection_name'],
+      creator: ['x.creator_address'],
+      tokenStandard: ['x.token_standard'],
+      description: ['x.description'],
+      collectionUrl: ['x.uri'],
+      currentSupply: ['x.current_supply', 'u64'],
+      maxSupply: ['x.max_supply', 'u64'],
+      totalMinted: ['x.total_minted', 'u64'],
+      ownerCount: ['x.owner_count', 'int'],
+      lootboxId: ['x.lootbox_id', 'int'],
+      createdAt: ['x.created_at', 'time'],
+      version: ['x.created_version', 'int'],
+    }),
     key: [
       { expr: 'x.last_transaction_version', kind: 'int', column: 'lastVersion' },
       { expr: 'x.collection_id', kind: 'text', column: 'collectionId' },

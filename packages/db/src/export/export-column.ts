@@ -9,8 +9,25 @@ export interface ExportColumn {
   type: ExportType;
 }
 
-export const col = (name: string, expr: string, type: ExportType = 'text'): ExportColumn => ({
+const col = (name: string, expr: string, type: ExportType = 'text'): ExportColumn => ({
   name,
   expr,
   type,
 });
+
+/** A field's SQL over `x` and how it is written (text unless said). */
+export type ColumnSpec = readonly [expr: string, type?: ExportType];
+
+/**
+ * An export's columns named by the API's row type (ListingCard, Bid, TokenSummary…), in the
+ * order written: every field of `Api` must be there, and any other name must be one of `Extra`
+ * (what the export adds, such as the version of the last change). A field renamed, added or
+ * dropped in the API type fails the typecheck here instead of drifting from the export.
+ */
+export function apiColumns<Api, Extra extends string = never>(
+  spec: Record<keyof Api & string, ColumnSpec> & Record<Extra, ColumnSpec>,
+): ExportColumn[] {
+  return Object.entries(spec as Record<string, ColumnSpec>).map(([name, [expr, type]]) =>
+    col(name, expr, type),
+  );
+}
