@@ -2,7 +2,8 @@
  * API read-path benchmark (run: `pnpm --filter @mdq/bench bench:api`; `--count N` for the chain
  * size, default 1,000,000; `--quick` for a 20,000-transaction chain and short runs; `--seconds S`
  * per measurement; `--workers N` API processes; `--cache-entries 0` without the response cache;
- * `--only TEXT` endpoints whose name contains TEXT; `--connections 10,50`). Loads every GET endpoint of the spec with autocannon
+ * `--only TEXT[,TEXT…]` endpoints whose name contains one of the TEXTs; `--connections 10,50`; `--cpu-prof DIR` writes
+ * the API processes' V8 CPU profiles into DIR when they stop). Loads every GET endpoint of the spec with autocannon
  * at 10 and 50 connections, each request drawing its parameters from a mix sampled from the
  * database (many tokens, wallets, collections, lootboxes, pages and search texts, not one hot URL).
  *
@@ -28,6 +29,7 @@ const values = benchFlags({
   only: { type: 'string' },
   connections: { type: 'string' },
   'cache-entries': { type: 'string' },
+  'cpu-prof': { type: 'string' },
 });
 const quick = values.quick === true;
 const count = numberFlag(values, 'count', values.count, 1_000_000, 20_000);
@@ -287,7 +289,8 @@ endpoints.push({
   group: 'other',
   paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`),
 });
-const selected = values.only ? endpoints.filter((e) => e.name.includes(values.only as string)) : endpoints;
+const only = values.only?.split(',');
+const selected = only ? endpoints.filter((e) => only.some((text) => e.name.includes(text))) : endpoints;
 
 // ---------------------------------------------------------------- servers
 const keyDb = createDb(database.url, { max: 1 });
@@ -295,10 +298,14 @@ const keyDb = createDb(database.url, { max: 1 });
 const { key } = await createApiKey(keyDb, { name: 'bench', rateLimitPerMinute: 1_000_000_000 });
 await keyDb.destroy();
 
-async function startServer(mode: 'select1' | 'hello' | 'api', env: Record<string, string> = {}) {
+async function startServer(
+  mode: 'select1' | 'hello' | 'api',
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(here, 'api-servers.ts'), mode, database.url, String(POOL)],
+    [...nodeArgs, '--import', 'tsx', join(here, 'api-servers.ts'), mode, database.url, String(POOL)],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, ...env },
@@ -313,7 +320,15 @@ async function startServer(mode: 'select1' | 'hello' | 'api', env: Record<string
     });
     child.on('exit', (code) => reject(new Error(`${mode} server exited (${code}): ${out}`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  // Waits for the exit: a CPU profile is written as the process ends.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
 }
 
 interface Result {
@@ -348,12 +363,16 @@ async function load(
 
 const select1 = await startServer('select1');
 const hello = await startServer('hello');
-const api = await startServer('api', {
-  MDQ_API_WORKERS: String(workers),
-  MDQ_RATE_LIMIT: '1000000',
-  ...(values['cache-entries'] !== undefined ? { MDQ_API_CACHE_ENTRIES: values['cache-entries'] } : {}),
-  ...(process.env['REDIS_URL'] ? {} : { REDIS_URL: 'redis://127.0.0.1:6379' }),
-});
+const api = await startServer(
+  'api',
+  {
+    MDQ_API_WORKERS: String(workers),
+    MDQ_RATE_LIMIT: '1000000',
+    ...(values['cache-entries'] !== undefined ? { MDQ_API_CACHE_ENTRIES: values['cache-entries'] } : {}),
+    ...(process.env['REDIS_URL'] ? {} : { REDIS_URL: 'redis://127.0.0.1:6379' }),
+  },
+  values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [],
+);
 const warm = async (url: string, paths: string[], headers: Record<string, string> = {}) =>
   load(url, paths, 10, headers, 1).catch(() => undefined);
 
@@ -404,9 +423,7 @@ const end = await load(select1.url, ['/'], connectionCounts[0] ?? 10);
 rows.push(
   `| **\`SELECT 1\` again at the end** | ${connectionCounts[0]} | ${fmt(end.rps)} | ${end.p50} | ${end.p99} | | | drift check |`,
 );
-select1.stop();
-hello.stop();
-api.stop();
+await Promise.all([select1.stop(), hello.stop(), api.stop()]);
 await database.drop();
 
 const table = [
