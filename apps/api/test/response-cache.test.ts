@@ -14,6 +14,7 @@ const CACHED = [
   '/tokens-by-lootbox?lootboxId=7',
   `/lootbox?creator=${CREATOR}&collection=Cats`,
   '/rarities-by-lootbox?lootboxId=7',
+  '/rankings/recent-added',
   `/tokens-by-collection?creator=${CREATOR}&collection=Cats`,
   `/tokens-by-lootbox-creator?creator=${CREATOR}&collection=Cats`,
   `/token/activity?creator=${CREATOR}&collection=Cats&tokenName=${encodeURIComponent('Cat #1')}`,
@@ -216,5 +217,31 @@ describe('a cached answer that moves with the clock', () => {
     expect(await statusAt(START)).toBe('active');
     expect(await statusAt(START + 3_600_000)).toBe('active');
     expect(await statusAt(START + 86_400_000)).toBe('ended');
+  });
+
+  it('moves the lootbox rankings at mint start, with no write in between', async () => {
+    const at = async (when: number) => {
+      clock = when;
+      const recent = (await h.get('/rankings/recent-added')).json();
+      const upcoming = (await h.get('/rankings/by-upcoming')).json();
+      return {
+        status: recent.data[0]?.status,
+        upcoming: upcoming.data.length,
+        upcomingTotal: upcoming.pagination.total,
+      };
+    };
+    expect(await at(START - 60_000)).toEqual({ status: 'upcoming', upcoming: 1, upcomingTotal: 1 });
+    expect(await at(START - 1_000)).toEqual({ status: 'upcoming', upcoming: 1, upcomingTotal: 1 });
+    expect(await at(START)).toEqual({ status: 'active', upcoming: 0, upcomingTotal: 0 });
+    expect(await at(START + 86_400_000)).toEqual({ status: 'ended', upcoming: 0, upcomingTotal: 0 });
+    // And a new lootbox (a write) is listed at once.
+    await h.fx.lootbox({
+      id: 8,
+      creator: CREATOR,
+      name: 'Dogs',
+      collectionId: addr(0x200),
+      mintStart: new Date(clock + 3_600_000).toISOString(),
+    });
+    expect(await at(clock)).toEqual({ status: 'upcoming', upcoming: 1, upcomingTotal: 1 });
   });
 });
