@@ -85,12 +85,12 @@ export function registerFreshnessHeaders(app: FastifyInstance, source: ReadState
     const reading = request.routeOptions.config.readCache ? source.fresh() : source.recent();
     request.readState = await reading.catch(() => undefined);
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const fresh = request.readState?.freshness;
     if (fresh?.indexedVersion != null) {
       reply.header('x-mdq-indexed-version', String(fresh.indexedVersion));
       if (fresh.indexedAt) reply.header('x-mdq-indexed-at', fresh.indexedAt.toISOString());
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -123,8 +123,12 @@ export async function lootboxRanking(
     },
     request,
   );
-  // An empty page tells nothing of the next change; the upcoming count it carries shrinks at the
-  // next mint start, so it holds no longer than now. An empty page of all lootboxes never moves.
-  if (changesAt === undefined) return { page, holdsUntil: kind === 'upcoming' ? now.getTime() : null };
+  // An empty page has no row to tell the next change: with nothing upcoming (or for all lootboxes)
+  // it only moves with a write; past the end of a non-empty upcoming list its total shrinks at the
+  // next mint start, so it holds no longer than now.
+  if (changesAt === undefined) {
+    const moves = kind === 'upcoming' && page.pagination.total > 0;
+    return { page, holdsUntil: moves ? now.getTime() : null };
+  }
   return { page, holdsUntil: changesAt ? changesAt.getTime() : null };
 }
