@@ -2,7 +2,10 @@
  * API read-path benchmark (run: `pnpm --filter @mdq/bench bench:api`; `--count N` for the chain
  * size, default 1,000,000; `--quick` for a 20,000-transaction chain and short runs; `--seconds S`
  * per measurement; `--workers N` API processes; `--cache-entries 0` without the response cache;
- * `--only TEXT` endpoints whose name contains TEXT; `--connections 10,50`). Loads every GET endpoint of the spec with autocannon
+ * `--only TEXT[,TEXT…]` endpoints whose name contains one of the TEXTs; `--connections 10,50`; `--cpu-prof DIR` writes
+ * the API processes' V8 CPU profiles into DIR when they stop; `--compare-tree DIR` also serves the
+ * API of another checkout of mdq (a commit before a change, `git worktree add DIR <commit>` and
+ * `pnpm install` there) on the same database and loads it right after this tree's, row by row). Loads every GET endpoint of the spec with autocannon
  * at 10 and 50 connections, each request drawing its parameters from a mix sampled from the
  * database (many tokens, wallets, collections, lootboxes, pages and search texts, not one hot URL).
  *
@@ -12,7 +15,7 @@
  * load drifts within a run); the targets of issue #22 are marked. A full run
  * (default size, or --write) writes the table into docs/PERFORMANCE.md.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,6 +31,8 @@ const values = benchFlags({
   only: { type: 'string' },
   connections: { type: 'string' },
   'cache-entries': { type: 'string' },
+  'cpu-prof': { type: 'string' },
+  'compare-tree': { type: 'string' },
 });
 const quick = values.quick === true;
 const count = numberFlag(values, 'count', values.count, 1_000_000, 20_000);
@@ -287,7 +292,8 @@ endpoints.push({
   group: 'other',
   paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`),
 });
-const selected = values.only ? endpoints.filter((e) => e.name.includes(values.only as string)) : endpoints;
+const only = values.only?.split(',');
+const selected = only ? endpoints.filter((e) => only.some((text) => e.name.includes(text))) : endpoints;
 
 // ---------------------------------------------------------------- servers
 const keyDb = createDb(database.url, { max: 1 });
@@ -295,11 +301,18 @@ const keyDb = createDb(database.url, { max: 1 });
 const { key } = await createApiKey(keyDb, { name: 'bench', rateLimitPerMinute: 1_000_000_000 });
 await keyDb.destroy();
 
-async function startServer(mode: 'select1' | 'hello' | 'api', env: Record<string, string> = {}) {
+async function startServer(
+  mode: 'select1' | 'hello' | 'api',
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+  benchDir = here,
+) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(here, 'api-servers.ts'), mode, database.url, String(POOL)],
+    [...nodeArgs, '--import', 'tsx', join(benchDir, 'api-servers.ts'), mode, database.url, String(POOL)],
     {
+      // From the checkout's own bench folder, so that its own packages answer.
+      cwd: benchDir,
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, ...env },
     },
@@ -313,7 +326,15 @@ async function startServer(mode: 'select1' | 'hello' | 'api', env: Record<string
     });
     child.on('exit', (code) => reject(new Error(`${mode} server exited (${code}): ${out}`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  // Waits for the exit: a CPU profile is written as the process ends.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
 }
 
 interface Result {
@@ -348,12 +369,22 @@ async function load(
 
 const select1 = await startServer('select1');
 const hello = await startServer('hello');
-const api = await startServer('api', {
+const apiEnv = {
   MDQ_API_WORKERS: String(workers),
   MDQ_RATE_LIMIT: '1000000',
   ...(values['cache-entries'] !== undefined ? { MDQ_API_CACHE_ENTRIES: values['cache-entries'] } : {}),
   ...(process.env['REDIS_URL'] ? {} : { REDIS_URL: 'redis://127.0.0.1:6379' }),
-});
+};
+const api = await startServer(
+  'api',
+  apiEnv,
+  values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [],
+);
+const compareTree = values['compare-tree'];
+const compared = compareTree ? await startServer('api', apiEnv, [], join(compareTree, 'bench')) : null;
+const compareLabel = compareTree
+  ? execFileSync('git', ['-C', compareTree, 'rev-parse', '--short', 'HEAD']).toString().trim()
+  : '';
 const warm = async (url: string, paths: string[], headers: Record<string, string> = {}) =>
   load(url, paths, 10, headers, 1).catch(() => undefined);
 
@@ -384,6 +415,7 @@ for (const connections of connectionCounts) {
         }
       }
       await warm(api.url, endpoint.paths, headers);
+      if (compared) await warm(compared.url, endpoint.paths, headers);
     }
     // The shared machine's load drifts within a run: each endpoint is divided by a SELECT 1
     // measured right before it, at the same connection count.
@@ -398,15 +430,21 @@ for (const connections of connectionCounts) {
       `| ${endpoint.name} | ${connections} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${fmt(near.rps)} | ${ratio.toFixed(2)} | ${mark}${r.errors ? ` (${r.errors} errors)` : ''} |`,
     );
     console.log(rows.at(-1));
+    if (compared) {
+      const before = await load(select1.url, ['/'], connections, {}, Math.max(2, Math.round(seconds / 2)));
+      const c = await load(compared.url, endpoint.paths, connections, headers);
+      rows.push(
+        `| ${endpoint.name} at ${compareLabel} | ${connections} | ${fmt(c.rps)} | ${c.p50} | ${c.p99} | ${fmt(before.rps)} | ${(c.rps / before.rps).toFixed(2)} | compared${c.errors ? ` (${c.errors} errors)` : ''} |`,
+      );
+      console.log(rows.at(-1));
+    }
   }
 }
 const end = await load(select1.url, ['/'], connectionCounts[0] ?? 10);
 rows.push(
   `| **\`SELECT 1\` again at the end** | ${connectionCounts[0]} | ${fmt(end.rps)} | ${end.p50} | ${end.p99} | | | drift check |`,
 );
-select1.stop();
-hello.stop();
-api.stop();
+await Promise.all([select1.stop(), hello.stop(), api.stop(), compared?.stop()]);
 await database.drop();
 
 const table = [

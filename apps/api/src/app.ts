@@ -4,7 +4,12 @@ import websocket from '@fastify/websocket';
 import { FEED_DEFAULTS } from '@mdq/config';
 import type { Db } from '@mdq/db';
 import type { Logger } from '@mdq/log';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import { type FeedOptions, FeedService } from './feed/feed-service';
 import { createApiKeyAuth, type InvalidKeyLimit, registerApiKeyAuth } from './plugins/auth';
 import { registerDocs } from './plugins/docs';
@@ -57,7 +62,7 @@ export interface AppOptions {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: apiLogger(options.logger) } : { logger: false }),
+    ...apiLogging(options.logger),
     // Ajv defaults that the spec's parameters rely on: query strings coerced to their types,
     // defaults filled in, unknown parameters ignored rather than rejected.
     ajv: {
@@ -128,11 +133,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /**
- * The API's logger: the given one with Fastify's request fields kept short (a request is its
+ * The API's logging: the given logger with Fastify's request fields kept short (a request is its
  * method, URL and remote address, never its headers: they carry the API key).
+ *
+ * Fastify writes each request at `info` and gives every request a child logger carrying its id.
+ * At a level that filters those lines the child would name a request no line shows, and making
+ * one per request was the API's cost of logging nothing: the requests share the API's logger then,
+ * and an error line they write still says what failed.
  */
-function apiLogger(logger: Logger): FastifyBaseLogger {
-  return logger.child(
+function apiLogging(logger: Logger | undefined): Pick<
+  FastifyServerOptions,
+  'logger' | 'logController' | 'childLoggerFactory'
+> & {
+  loggerInstance?: FastifyBaseLogger;
+} {
+  if (!logger || logger.level === 'silent') return { logger: false };
+  const instance = logger.child(
     {},
     {
       serializers: {
@@ -145,4 +161,10 @@ function apiLogger(logger: Logger): FastifyBaseLogger {
       },
     },
   );
+  if (instance.isLevelEnabled('info')) return { loggerInstance: instance };
+  return {
+    loggerInstance: instance,
+    logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: (parent: FastifyBaseLogger) => parent,
+  };
 }

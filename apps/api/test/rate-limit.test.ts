@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { requireTestRedis } from '@mdq/jobs/testing';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/index';
 
 describe('rate limits per API key', () => {
@@ -63,6 +63,16 @@ describe('rate limits per API key', () => {
     for (let i = 0; i < 10; i++) expect((await app.inject('/health')).statusCode).toBe(200);
   });
 
+  it('counts the requests the response cache answers', async () => {
+    const cachedKey = (await createApiKey(test.db, { name: 'cached reads', rateLimitPerMinute: 2 })).key;
+    const url = '/local/api/rankings/trending-collections';
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      codes.push((await app.inject({ url, headers: { 'x-api-key': cachedKey } })).statusCode);
+    }
+    expect(codes).toEqual([200, 200, 429]);
+  });
+
   it('shares one budget between replicas through Redis', async () => {
     const url = await requireTestRedis();
     const redisA = new Redis(url);
@@ -78,6 +88,23 @@ describe('rate limits per API key', () => {
       );
     }
     expect(codes).toEqual([200, 200, 200, 200, 429]);
+
+    // Far below the limit each replica answers from its own count and sends it to Redis
+    // afterwards; from half the limit on every request waits for Redis: still one budget, exactly.
+    const busy = await createApiKey(test.db, { name: 'busy', rateLimitPerMinute: 40 });
+    const busyCodes: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const replica = i % 2 === 0 ? a : b;
+      const res = await replica.inject({
+        url: '/local/api/rankings/recent-added',
+        headers: { 'x-api-key': busy.key },
+      });
+      busyCodes.push(res.statusCode);
+    }
+    expect(busyCodes).toEqual([...Array(40).fill(200), ...Array(20).fill(429)]);
+    // Every request reached the shared count, the ones answered without waiting included.
+    await vi.waitFor(async () => expect(await redisA.get(`mdq-rate-limit:${busy.keyId}`)).toBe('60'));
+
     await a.close();
     await b.close();
     const keys = await redisA.keys('mdq-rate-limit:*');

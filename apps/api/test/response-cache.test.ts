@@ -12,6 +12,9 @@ const TOKEN = addr(0x1001);
 const CACHED = [
   `/token-balances?address=${OWNER}`,
   '/tokens-by-lootbox?lootboxId=7',
+  `/lootbox?creator=${CREATOR}&collection=Cats`,
+  '/rarities-by-lootbox?lootboxId=7',
+  '/rankings/recent-added',
   `/tokens-by-collection?creator=${CREATOR}&collection=Cats`,
   `/tokens-by-lootbox-creator?creator=${CREATOR}&collection=Cats`,
   `/token/activity?creator=${CREATOR}&collection=Cats&tokenName=${encodeURIComponent('Cat #1')}`,
@@ -181,5 +184,64 @@ describe('version-keyed response cache', () => {
     expect(first.headers['cache-control']).toBe('private, no-cache');
     const again = await h.get(url, { headers: { 'if-none-match': String(first.headers['etag']) } });
     expect(again.statusCode).toBe(304);
+  });
+});
+
+describe('a cached answer that moves with the clock', () => {
+  const START = Date.parse('2026-06-01T12:00:00Z');
+  let clock = START - 3_600_000;
+  let h: ApiHarness;
+
+  beforeAll(async () => {
+    h = await createHarness({ clock: () => new Date(clock) });
+    await h.fx.collection({ id: COLLECTION, creator: CREATOR, name: 'Cats', lootboxId: 7 });
+    await h.fx.lootbox({
+      id: 7,
+      creator: CREATOR,
+      name: 'Cats',
+      collectionId: COLLECTION,
+      mintStart: new Date(START).toISOString(),
+      mintEnd: new Date(START + 86_400_000).toISOString(),
+    });
+  });
+  afterAll(async () => h?.close());
+
+  it("changes a lootbox's status at mint start and end, with no write in between", async () => {
+    const url = `/lootbox?creator=${CREATOR}&collection=Cats`;
+    const statusAt = async (at: number) => {
+      clock = at;
+      return ((await h.get(url)).json() as { data: { status: string } }).data.status;
+    };
+    expect(await statusAt(START - 3_600_000)).toBe('upcoming');
+    expect(await statusAt(START - 1_000)).toBe('upcoming');
+    expect(await statusAt(START)).toBe('active');
+    expect(await statusAt(START + 3_600_000)).toBe('active');
+    expect(await statusAt(START + 86_400_000)).toBe('ended');
+  });
+
+  it('moves the lootbox rankings at mint start, with no write in between', async () => {
+    const at = async (when: number) => {
+      clock = when;
+      const recent = (await h.get('/rankings/recent-added')).json();
+      const upcoming = (await h.get('/rankings/by-upcoming')).json();
+      return {
+        status: recent.data[0]?.status,
+        upcoming: upcoming.data.length,
+        upcomingTotal: upcoming.pagination.total,
+      };
+    };
+    expect(await at(START - 60_000)).toEqual({ status: 'upcoming', upcoming: 1, upcomingTotal: 1 });
+    expect(await at(START - 1_000)).toEqual({ status: 'upcoming', upcoming: 1, upcomingTotal: 1 });
+    expect(await at(START)).toEqual({ status: 'active', upcoming: 0, upcomingTotal: 0 });
+    expect(await at(START + 86_400_000)).toEqual({ status: 'ended', upcoming: 0, upcomingTotal: 0 });
+    // And a new lootbox (a write) is listed at once.
+    await h.fx.lootbox({
+      id: 8,
+      creator: CREATOR,
+      name: 'Dogs',
+      collectionId: addr(0x200),
+      mintStart: new Date(clock + 3_600_000).toISOString(),
+    });
+    expect(await at(clock)).toEqual({ status: 'upcoming', upcoming: 1, upcomingTotal: 1 });
   });
 });

@@ -1,4 +1,11 @@
-import { type Db, findCollections, findLootbox, findLootboxById, type Lootbox } from '@mdq/db';
+import {
+  type Db,
+  findCollections,
+  findLootbox,
+  findLootboxById,
+  type Lootbox,
+  type LootboxKey,
+} from '@mdq/db';
 import { ApiError } from '../plugins/errors';
 
 /** Ids of the collection (creator, name), or a 404 naming it. */
@@ -10,22 +17,29 @@ export async function collectionIdsOf(db: Db, creator: string, collection: strin
   return found.map((c) => c.collectionId);
 }
 
+/** What a lookup of `key` found, or the 404 naming the lootbox. */
+export function foundLootbox<T>(lootbox: T | null, key: LootboxKey): T {
+  if (lootbox) return lootbox;
+  throw new ApiError(
+    404,
+    'LOOTBOX_NOT_FOUND',
+    'lootboxId' in key
+      ? `no lootbox ${key.lootboxId}`
+      : `no lootbox '${key.collection}' by creator ${key.creator}`,
+  );
+}
+
 export async function lootboxByName(
   db: Db,
   creator: string,
   collection: string,
   now?: Date,
 ): Promise<Lootbox> {
-  const lootbox = await findLootbox(db, creator, collection, now);
-  if (!lootbox)
-    throw new ApiError(404, 'LOOTBOX_NOT_FOUND', `no lootbox '${collection}' by creator ${creator}`);
-  return lootbox;
+  return foundLootbox(await findLootbox(db, creator, collection, now), { creator, collection });
 }
 
 export async function lootboxById(db: Db, lootboxId: number, now?: Date): Promise<Lootbox> {
-  const lootbox = await findLootboxById(db, lootboxId, now);
-  if (!lootbox) throw new ApiError(404, 'LOOTBOX_NOT_FOUND', `no lootbox ${lootboxId}`);
-  return lootbox;
+  return foundLootbox(await findLootboxById(db, lootboxId, now), { lootboxId });
 }
 
 /** The market routes' rule: the pair (creator, collection) or lootboxId. */

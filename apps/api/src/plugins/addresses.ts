@@ -15,10 +15,14 @@ function normalizeFields(target: unknown): void {
   }
 }
 
-/** Runs after validation, so that handlers only ever see long-form addresses. */
+/**
+ * Runs after validation, so that handlers only ever see long-form addresses. A callback hook, as
+ * the API's other per-request hooks that do no I/O: an async one costs a promise per request.
+ */
 export function registerAddressNormalization(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     normalizeFields(request.query);
     normalizeFields(request.body);
+    done();
   });
 }

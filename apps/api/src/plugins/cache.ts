@@ -25,10 +25,10 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
  * `private` because every response sits behind an API key: a shared cache must not serve it.
  */
 export function registerConditionalCaching(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const { cacheSeconds: seconds, readCache } = request.routeOptions.config;
     if ((seconds === undefined && !readCache) || reply.statusCode !== 200 || typeof payload !== 'string') {
-      return payload;
+      return done(null, payload);
     }
     // The response cache already named this body (computed once per read version, not per request).
     const known = reply.getHeader('etag');
@@ -42,8 +42,8 @@ export function registerConditionalCaching(app: FastifyInstance): void {
     );
     if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
       reply.code(304);
-      return '';
+      return done(null, '');
     }
-    return payload;
+    done(null, payload);
   });
 }

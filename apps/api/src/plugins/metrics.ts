@@ -12,7 +12,7 @@ export function registerMetrics(
   app: FastifyInstance,
   opts: { freshness: ReadStateSource; now: () => Date },
 ): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       route: request.routeOptions.url ?? 'unmatched',
@@ -20,6 +20,7 @@ export function registerMetrics(
     };
     httpRequests.inc(labels);
     httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
   reportChainLag(async () => chainLagOf(await opts.freshness.current(), opts.now()));
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

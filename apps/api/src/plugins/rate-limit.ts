@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { body } from './errors';
+import { sharedCounterStore } from './shared-rate-counter';
 
 export interface RateLimitOptions {
   /** Requests per minute for a key without a limit of its own. */
@@ -12,21 +13,23 @@ export interface RateLimitOptions {
 
 /**
  * Per API key, per minute: a key's own limit (set with `mdq keys create --rate-limit`) or the
- * default. Runs as a preHandler, after authentication has named the key, so both path forms and
- * every replica (with Redis) count against one budget; routes without a key (health, docs) are
- * not limited.
+ * default. Runs as the route's own onRequest hook, right after the scope's authentication has
+ * named the key and before anything else (the read state, validation, the response cache: a
+ * cached answer counts like any other, and a limited request costs no database work), so both
+ * path forms and every replica (with Redis, `sharedCounterStore`) count against one budget;
+ * routes without a key (health, docs) are not limited.
  */
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
   await app.register(rateLimit, {
     global: true,
-    hook: 'preHandler',
+    hook: 'onRequest',
     timeWindow: 60_000,
     max: (request) => request.apiKeyLimit ?? options.perMinute,
     keyGenerator: (request) => request.apiKeyId ?? request.ip,
     allowList: (request) => request.apiKeyId === undefined,
     // A Redis outage must not take the API down with it: count nothing rather than fail requests.
     skipOnError: true,
-    ...(options.redis ? { redis: options.redis, nameSpace: 'mdq-rate-limit:' } : {}),
+    ...(options.redis ? { store: sharedCounterStore(options.redis, { prefix: 'mdq-rate-limit:' }) } : {}),
     errorResponseBuilder: (_request, context) => ({
       ...body(
         429,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ReadStateSource } from './freshness';
 
@@ -52,24 +52,41 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     sizeCalculation: (entry) => entry.body.length + 64,
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config.readCache) return;
-    // Taken by the freshness hook before validation; a scope without that hook reads its own.
-    request.readState ??= await options.source.fresh();
-    const version = request.readState.version;
+  /** Answers from the cache when it holds this URL at `version`; false when the route must run. */
+  const answer = (request: FastifyRequest, reply: FastifyReply, version: string): boolean => {
     const entry = cache.get(request.url);
-    if (!entry || entry.version !== version || options.now().getTime() >= entry.until) return;
+    if (!entry || entry.version !== version || options.now().getTime() >= entry.until) return false;
     request.cacheHit = true;
     reply.header('content-type', 'application/json; charset=utf-8');
     reply.header('etag', entry.etag);
-    return reply.send(entry.body);
+    reply.send(entry.body);
+    return true;
+  };
+
+  // Callback hooks: a hit is the API's cheapest answer, and an async hook costs a promise each.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (!request.routeOptions.config.readCache) return done();
+    // Taken by the freshness hook before validation; a scope without that hook reads its own.
+    if (request.readState) {
+      if (!answer(request, reply, request.readState.version)) done();
+      return;
+    }
+    options.source.fresh().then((state) => {
+      request.readState = state;
+      if (!answer(request, reply, state.version)) done();
+    }, done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.routeOptions.config.readCache || request.cacheHit || request.readState === undefined) {
-      return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      !request.routeOptions.config.readCache ||
+      request.cacheHit ||
+      request.readState === undefined ||
+      reply.statusCode !== 200 ||
+      typeof payload !== 'string'
+    ) {
+      return done(null, payload);
     }
-    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
     reply.header('etag', etag);
     cache.set(request.url, {
@@ -78,6 +95,6 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
       etag,
       until: request.cacheUntil ?? Number.POSITIVE_INFINITY,
     });
-    return payload;
+    done(null, payload);
   });
 }

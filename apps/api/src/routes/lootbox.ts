@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { lootboxRevenue, lootboxTiers, raritiesOfCollections } from '@mdq/db';
+import { findLootboxWithTiers, lootboxRevenue, lootboxStatusChangesAt, raritiesOfCollections } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../lib/paging';
-import { collectionIdsOf, lootboxById, lootboxByName } from '../lib/resolve';
+import { collectionIdsOf, foundLootbox } from '../lib/resolve';
 import { ERRORS, ListOf, One } from '../schemas/common';
 import {
   LootboxDetail,
@@ -31,11 +31,18 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: LootboxQuery,
         response: { 200: One(LootboxDetail), ...ERRORS },
       },
-      config: { cacheSeconds: 10 },
+      config: { readCache: true, cacheSeconds: 10 },
     },
     async (request) => {
-      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, now());
-      return { data: { ...lootbox, tiers: await lootboxTiers(db, lootbox.lootboxId) } };
+      const at = now();
+      const { creator, collection } = request.query;
+      const lootbox = foundLootbox(await findLootboxWithTiers(db, { creator, collection }, at), {
+        creator,
+        collection,
+      });
+      // The status moves with the clock at mint start and end: a cached answer lasts until then.
+      request.cacheUntil = lootboxStatusChangesAt(lootbox, at) ?? undefined;
+      return { data: lootbox };
     },
   );
 
@@ -50,10 +57,9 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
       },
     },
     async (request) => {
-      const at = now();
-      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, at);
-      const revenue = await lootboxRevenue(db, lootbox.lootboxId, request.query.timeframe, at);
-      return { data: { lootboxId: lootbox.lootboxId, ...revenue } };
+      const { creator, collection, timeframe } = request.query;
+      const revenue = await lootboxRevenue(db, { creator, collection }, timeframe, now());
+      return { data: foundLootbox(revenue, { creator, collection }) };
     },
   );
 
@@ -66,17 +72,18 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: LootboxIdQuery,
         response: { 200: One(LootboxRarities), ...ERRORS },
       },
-      config: { cacheSeconds: 10 },
+      config: { readCache: true, cacheSeconds: 10 },
     },
     async (request) => {
-      const lootbox = await lootboxById(db, request.query.lootboxId, now());
+      const key = { lootboxId: request.query.lootboxId };
+      const lootbox = foundLootbox(await findLootboxWithTiers(db, key), key);
       return {
         data: {
           lootboxId: lootbox.lootboxId,
           collectionId: lootbox.collectionId,
           maxSupply: lootbox.maxSupply,
           minted: lootbox.minted,
-          tiers: await lootboxTiers(db, lootbox.lootboxId),
+          tiers: lootbox.tiers,
         },
       };
     },

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { pageOf } from '../lib/paging';
 import { ERRORS, ListOf } from '../schemas/common';
 import { CollectionRankingQuery, RankedCollection, RankedLootbox, RankingQuery } from '../schemas/rankings';
@@ -30,6 +30,16 @@ const COLLECTION_RANKINGS: { path: string; ranking: CollectionRanking; summary: 
 export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
+  /** A lootbox ranking page, cached until the clock moves a status or the upcoming list. */
+  const lootboxPage = async (
+    request: FastifyRequest & Parameters<typeof pageOf>[0],
+    kind: 'recent' | 'upcoming',
+  ) => {
+    const { page, holdsUntil } = await lootboxRanking(db, kind, pageOf(request), now());
+    if (holdsUntil !== null) request.cacheUntil = holdsUntil;
+    return page;
+  };
+
   for (const { path, ranking, summary } of COLLECTION_RANKINGS) {
     app.get(
       path,
@@ -56,9 +66,9 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: RankingQuery,
         response: { 200: ListOf(RankedLootbox), ...ERRORS },
       },
-      config: { cacheSeconds: 30 },
+      config: { readCache: true, cacheSeconds: 30 },
     },
-    async (request) => lootboxRanking(db, 'recent', pageOf(request), now()),
+    async (request) => lootboxPage(request, 'recent'),
   );
 
   app.get(
@@ -70,8 +80,8 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: RankingQuery,
         response: { 200: ListOf(RankedLootbox), ...ERRORS },
       },
-      config: { cacheSeconds: 30 },
+      config: { readCache: true, cacheSeconds: 30 },
     },
-    async (request) => lootboxRanking(db, 'upcoming', pageOf(request), now()),
+    async (request) => lootboxPage(request, 'upcoming'),
   );
 }

@@ -73,12 +73,23 @@ export function toLootbox(r: LootboxRow, now = new Date()): Lootbox {
   };
 }
 
+/** Which lootbox: its id, or (creator, collection name) — the newest when a creator reused a name. */
+export type LootboxKey = { lootboxId: number } | { creator: string; collection: string };
+
+/** The lootbox row of a key (at most one). */
+function lootboxOf(db: Db, key: LootboxKey) {
+  const all = db.selectFrom('lootboxes').selectAll();
+  return 'lootboxId' in key
+    ? all.where('lootbox_id', '=', key.lootboxId)
+    : all
+        .where('creator_address', '=', key.creator)
+        .where('collection_name', '=', key.collection)
+        .orderBy('lootbox_id', 'desc')
+        .limit(1);
+}
+
 export async function findLootboxById(db: Db, lootboxId: number, now = new Date()): Promise<Lootbox | null> {
-  const row = await db
-    .selectFrom('lootboxes')
-    .selectAll()
-    .where('lootbox_id', '=', lootboxId)
-    .executeTakeFirst();
+  const row = await lootboxOf(db, { lootboxId }).executeTakeFirst();
   return row ? toLootbox(row, now) : null;
 }
 
@@ -89,24 +100,26 @@ export async function findLootbox(
   collection: string,
   now = new Date(),
 ): Promise<Lootbox | null> {
-  const row = await db
-    .selectFrom('lootboxes')
-    .selectAll()
-    .where('creator_address', '=', creator)
-    .where('collection_name', '=', collection)
-    .orderBy('lootbox_id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await lootboxOf(db, { creator, collection }).executeTakeFirst();
   return row ? toLootbox(row, now) : null;
 }
 
-export async function lootboxTiers(db: Db, lootboxId: number): Promise<LootboxTier[]> {
-  const rows = await db
-    .selectFrom('lootbox_tiers')
-    .select(['tier_name', 'position', 'weight', 'max_supply', 'minted'])
-    .where('lootbox_id', '=', lootboxId)
-    .orderBy('position')
-    .execute();
+interface TierRow {
+  tier_name: string;
+  position: number;
+  weight: string;
+  max_supply: string;
+  minted: string;
+}
+
+/** A lootbox's tiers by position as one JSON array column (u64 numerics as text, as a row reads them). */
+const tiersJson = sql<TierRow[]>`(
+  SELECT coalesce(json_agg(json_build_object('tier_name', t.tier_name, 'position', t.position,
+           'weight', t.weight::text, 'max_supply', t.max_supply::text, 'minted', t.minted::text)
+         ORDER BY t.position), '[]')
+    FROM lootbox_tiers t WHERE t.lootbox_id = lootboxes.lootbox_id)`;
+
+function toTiers(rows: TierRow[]): LootboxTier[] {
   const total = rows.reduce((sum, r) => sum + BigInt(r.weight), 0n);
   return rows.map((r) => ({
     name: r.tier_name,
@@ -119,6 +132,35 @@ export async function lootboxTiers(db: Db, lootboxId: number): Promise<LootboxTi
   }));
 }
 
+export interface LootboxWithTiers extends Lootbox {
+  tiers: LootboxTier[];
+}
+
+/** A lootbox with its tier table, in one statement; null when there is no such lootbox. */
+export async function findLootboxWithTiers(
+  db: Db,
+  key: LootboxKey,
+  now = new Date(),
+): Promise<LootboxWithTiers | null> {
+  const row = await lootboxOf(db, key).select(tiersJson.as('tiers')).executeTakeFirst();
+  return row ? { ...toLootbox(row, now), tiers: toTiers(row.tiers) } : null;
+}
+
+/**
+ * When the status of a lootbox (lootboxStatus) next changes with the clock alone: its mint start
+ * or mint end, whichever comes first after `now`; null when neither is ahead. A sale-out changes
+ * it too, but through a write, which the read version already follows.
+ */
+export function lootboxStatusChangesAt(
+  lootbox: Pick<Lootbox, 'mintStart' | 'mintEnd'>,
+  now: Date,
+): number | null {
+  const ahead = [lootbox.mintStart, lootbox.mintEnd]
+    .map((at) => (at ? Date.parse(at) : Number.NaN))
+    .filter((at) => at > now.getTime());
+  return ahead.length > 0 ? Math.min(...ahead) : null;
+}
+
 export type Timeframe = '24h' | '7d' | '30d' | 'all';
 
 export const TIMEFRAME_HOURS: Record<Exclude<Timeframe, 'all'>, number> = {
@@ -128,6 +170,7 @@ export const TIMEFRAME_HOURS: Record<Exclude<Timeframe, 'all'>, number> = {
 };
 
 export interface LootboxRevenue {
+  lootboxId: number;
   timeframe: Timeframe;
   from: string | null;
   to: string;
@@ -135,24 +178,39 @@ export interface LootboxRevenue {
   revenue: { coinType: string; amount: string; purchases: number; quantity: string }[];
 }
 
+/**
+ * A lootbox's revenue per payment coin over a window ending at `now`, found and summed in one
+ * statement; null when there is no such lootbox.
+ */
 export async function lootboxRevenue(
   db: Db,
-  lootboxId: number,
+  key: LootboxKey,
   timeframe: Timeframe,
   now = new Date(),
-): Promise<LootboxRevenue> {
+): Promise<LootboxRevenue | null> {
   const from = timeframe === 'all' ? null : new Date(now.getTime() - TIMEFRAME_HOURS[timeframe] * 3_600_000);
-  const { rows } = await sql<{ coin_type: string; amount: string; purchases: number; quantity: string }>`
-    SELECT coin_type, sum(amount_paid) AS amount, count(*)::int AS purchases, sum(quantity) AS quantity
-      FROM lootbox_purchases
-     WHERE lootbox_id = ${lootboxId} ${from ? sql`AND transaction_timestamp >= ${from}` : sql``}
-       AND transaction_timestamp <= ${now}
-     GROUP BY coin_type ORDER BY coin_type`.execute(db);
+  const row = await lootboxOf(db, key)
+    .clearSelect()
+    .select([
+      'lootbox_id',
+      sql<{ coin_type: string; amount: string; purchases: number; quantity: string }[]>`(
+        SELECT coalesce(json_agg(r ORDER BY r.coin_type), '[]') FROM (
+          SELECT p.coin_type, sum(p.amount_paid)::text AS amount, count(*)::int AS purchases,
+                 sum(p.quantity)::text AS quantity
+            FROM lootbox_purchases p
+           WHERE p.lootbox_id = lootboxes.lootbox_id
+             ${from ? sql`AND p.transaction_timestamp >= ${from}` : sql``}
+             AND p.transaction_timestamp <= ${now}
+           GROUP BY p.coin_type) r)`.as('revenue'),
+    ])
+    .executeTakeFirst();
+  if (!row) return null;
   return {
+    lootboxId: row.lootbox_id,
     timeframe,
     from: iso(from),
     to: now.toISOString(),
-    revenue: rows.map((r) => ({
+    revenue: row.revenue.map((r) => ({
       coinType: r.coin_type,
       amount: r.amount,
       purchases: r.purchases,

@@ -84,24 +84,51 @@ const SOONEST: PageKey<LootboxRow>[] = [
   { expr: sql`lootbox_id`, dir: 'asc', kind: 'int', field: 'lootbox_id' },
 ];
 
+/** A page of a lootbox ranking, and how long it holds. */
+export interface LootboxRankingPage {
+  page: Page<RankedLootbox>;
+  /**
+   * Until when (epoch ms) the page stays true at the same read version: statuses and the upcoming
+   * list move with the clock at any lootbox's next mint start or end; null when none is ahead.
+   */
+  holdsUntil: number | null;
+}
+
 /** Lootboxes by creation, newest first (recent-added) or not yet minting, soonest first (by-upcoming). */
-export function lootboxRanking(
+export async function lootboxRanking(
   db: Db,
   kind: 'recent' | 'upcoming',
   request: PageRequest,
   now = new Date(),
-): Promise<Page<RankedLootbox>> {
+): Promise<LootboxRankingPage> {
   const where = kind === 'upcoming' ? sql`mint_start > ${now}` : sql`true`;
-  return fetchPage(
+  let changesAt: Date | null | undefined;
+  const page = await fetchPage(
     db,
     {
       keys: kind === 'upcoming' ? SOONEST : RECENT,
       // Ranked by place, so paged by number only.
       cursor: false,
-      rows: (p) => sql<LootboxRow>`SELECT * FROM lootboxes WHERE ${where} ORDER BY ${p.order} ${p.window}`,
+      // The next clock-driven change of any lootbox comes with the rows (an init plan, read once).
+      rows: (p) => sql<LootboxRow & { changes_at: Date | null }>`
+        SELECT *, (SELECT least(min(mint_start) FILTER (WHERE mint_start > ${now}),
+                                min(mint_end) FILTER (WHERE mint_end > ${now}))
+                     FROM lootboxes) AS changes_at
+          FROM lootboxes WHERE ${where} ORDER BY ${p.order} ${p.window}`,
       count: sql`SELECT count(*)::int AS total FROM lootboxes WHERE ${where}`,
-      map: (row, index) => ({ rank: (request.page - 1) * request.limit + index + 1, ...toLootbox(row, now) }),
+      map: (row, index) => {
+        changesAt ??= row.changes_at;
+        return { rank: (request.page - 1) * request.limit + index + 1, ...toLootbox(row, now) };
+      },
     },
     request,
   );
+  // An empty page has no row to tell the next change: with nothing upcoming (or for all lootboxes)
+  // it only moves with a write; past the end of a non-empty upcoming list its total shrinks at the
+  // next mint start, so it holds no longer than now.
+  if (changesAt === undefined) {
+    const moves = kind === 'upcoming' && page.pagination.total > 0;
+    return { page, holdsUntil: moves ? now.getTime() : null };
+  }
+  return { page, holdsUntil: changesAt ? changesAt.getTime() : null };
 }
