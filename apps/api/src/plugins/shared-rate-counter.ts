@@ -54,8 +54,10 @@ export interface SharedCounterOptions {
  * requests to Redis in one increment every `flushMs`; each answer refreshes the reading. From half
  * the limit on, each request waits for Redis and is answered with the exact count of every
  * process, so the limit itself holds across processes. What another process counted since the last
- * reading is the only thing an answer below half the limit can miss, and it cannot turn a request
- * past the limit into a 200: far below it, every request is allowed anyway.
+ * reading is the only thing an answer below half the limit can miss. With one or two processes
+ * that cannot let a request past the limit through; with P processes a burst that lands on all of
+ * them within one flush interval (10 ms) can reach at most P × max / 2 before the readings catch up,
+ * the price of not waiting for Redis on every request (docs/API.md, rate limits).
  *
  * The blocking round trip per request was a tenth of a cheap request's cost (a socket write and
  * a read in the API, a Lua call in Redis), paid by every request of every key.
