@@ -92,19 +92,25 @@ const UP = [
      PERFORM trait_counts_rebuild();
      RETURN NULL;
    END $$`,
-  // Attribute rows count while their token is live. LATERAL makes each lookup a primary-key probe
-  // of tokens (a statement writes a batch's rows, not a table's worth).
+  // Attribute rows count while their token is live. Each lookup is a primary-key probe: a LATERAL
+  // subquery that LIMIT / OFFSET 0 keeps from being flattened into a join the planner could hash
+  // (a sequential scan of the other table per statement). Deltas are summed per value before they
+  // are applied, so a bulk insert hands over one delta per value, not one per row.
   `CREATE OR REPLACE FUNCTION trait_counts_on_attributes() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      IF TG_OP IN ('INSERT', 'UPDATE') THEN
        PERFORM trait_counts_apply(ARRAY(
-         SELECT ROW(a.collection_id, a.trait_type, a.value, 1)::trait_count_delta FROM new_rows a
-           JOIN LATERAL (SELECT 1 FROM tokens t WHERE t.token_data_id = a.token_data_id AND NOT t.is_burned) t ON true));
+         SELECT ROW(collection_id, trait_type, value, sum(delta)::int)::trait_count_delta FROM (
+         SELECT a.collection_id, a.trait_type, a.value, 1 FROM new_rows a
+           JOIN LATERAL (SELECT 1 FROM tokens t WHERE t.token_data_id = a.token_data_id AND NOT t.is_burned LIMIT 1) t ON true) d(collection_id, trait_type, value, delta)
+          GROUP BY collection_id, trait_type, value));
      END IF;
      IF TG_OP IN ('DELETE', 'UPDATE') THEN
        PERFORM trait_counts_apply(ARRAY(
-         SELECT ROW(a.collection_id, a.trait_type, a.value, -1)::trait_count_delta FROM old_rows a
-           JOIN LATERAL (SELECT 1 FROM tokens t WHERE t.token_data_id = a.token_data_id AND NOT t.is_burned) t ON true));
+         SELECT ROW(collection_id, trait_type, value, sum(delta)::int)::trait_count_delta FROM (
+         SELECT a.collection_id, a.trait_type, a.value, -1 FROM old_rows a
+           JOIN LATERAL (SELECT 1 FROM tokens t WHERE t.token_data_id = a.token_data_id AND NOT t.is_burned LIMIT 1) t ON true) d(collection_id, trait_type, value, delta)
+          GROUP BY collection_id, trait_type, value));
      END IF;
      RETURN NULL;
    END $$`,
@@ -113,34 +119,40 @@ const UP = [
    BEGIN
      IF TG_OP = 'INSERT' THEN
        PERFORM trait_counts_apply(ARRAY(
-         SELECT ROW(n.collection_id, NULL, NULL, 1)::trait_count_delta FROM new_rows n WHERE NOT n.is_burned
+         SELECT ROW(collection_id, trait_type, value, sum(delta)::int)::trait_count_delta FROM (
+         SELECT n.collection_id, NULL, NULL, 1 FROM new_rows n WHERE NOT n.is_burned
          UNION ALL
-         SELECT ROW(a.collection_id, a.trait_type, a.value, 1)::trait_count_delta FROM new_rows n
-           JOIN LATERAL (SELECT * FROM token_attributes a WHERE a.token_data_id = n.token_data_id) a ON true
-          WHERE NOT n.is_burned));
+         SELECT a.collection_id, a.trait_type, a.value, 1 FROM new_rows n
+           JOIN LATERAL (SELECT * FROM token_attributes a WHERE a.token_data_id = n.token_data_id OFFSET 0) a ON true
+          WHERE NOT n.is_burned) d(collection_id, trait_type, value, delta)
+          GROUP BY collection_id, trait_type, value));
      ELSIF TG_OP = 'DELETE' THEN
        PERFORM trait_counts_apply(ARRAY(
-         SELECT ROW(o.collection_id, NULL, NULL, -1)::trait_count_delta FROM old_rows o WHERE NOT o.is_burned
+         SELECT ROW(collection_id, trait_type, value, sum(delta)::int)::trait_count_delta FROM (
+         SELECT o.collection_id, NULL, NULL, -1 FROM old_rows o WHERE NOT o.is_burned
          UNION ALL
-         SELECT ROW(a.collection_id, a.trait_type, a.value, -1)::trait_count_delta FROM old_rows o
-           JOIN LATERAL (SELECT * FROM token_attributes a WHERE a.token_data_id = o.token_data_id) a ON true
-          WHERE NOT o.is_burned));
+         SELECT a.collection_id, a.trait_type, a.value, -1 FROM old_rows o
+           JOIN LATERAL (SELECT * FROM token_attributes a WHERE a.token_data_id = o.token_data_id OFFSET 0) a ON true
+          WHERE NOT o.is_burned) d(collection_id, trait_type, value, delta)
+          GROUP BY collection_id, trait_type, value));
      ELSE
        -- Most token updates change neither the burn flag nor the collection: the join finds nothing.
        PERFORM trait_counts_apply(ARRAY(
+         SELECT ROW(collection_id, trait_type, value, sum(delta)::int)::trait_count_delta FROM (
          WITH moved AS (
            SELECT o.token_data_id, o.collection_id AS was_in, n.collection_id AS now_in,
                   (NOT o.is_burned)::int AS was_live, (NOT n.is_burned)::int AS now_live
              FROM old_rows o JOIN new_rows n ON n.token_data_id = o.token_data_id
             WHERE o.collection_id <> n.collection_id OR o.is_burned <> n.is_burned
          )
-         SELECT ROW(was_in, NULL, NULL, -was_live)::trait_count_delta FROM moved
+         SELECT was_in, NULL, NULL, -was_live FROM moved
          UNION ALL
-         SELECT ROW(now_in, NULL, NULL, now_live)::trait_count_delta FROM moved
+         SELECT now_in, NULL, NULL, now_live FROM moved
          UNION ALL
-         SELECT ROW(a.collection_id, a.trait_type, a.value, m.now_live - m.was_live)::trait_count_delta FROM moved m
-           JOIN LATERAL (SELECT * FROM token_attributes a WHERE a.token_data_id = m.token_data_id) a ON true
-          WHERE m.now_live <> m.was_live));
+         SELECT a.collection_id, a.trait_type, a.value, m.now_live - m.was_live FROM moved m
+           JOIN LATERAL (SELECT * FROM token_attributes a WHERE a.token_data_id = m.token_data_id OFFSET 0) a ON true
+          WHERE m.now_live <> m.was_live) d(collection_id, trait_type, value, delta)
+          GROUP BY collection_id, trait_type, value));
      END IF;
      RETURN NULL;
    END $$`,
