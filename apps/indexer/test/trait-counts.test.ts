@@ -59,7 +59,8 @@ describe('trait counts kept by the database', () => {
     await run(test, 13, 0, Math.floor(last * 0.6));
     await run(test, 29, Math.floor(last * 0.3), last);
     expect(await traitCountsDrift(test.db)).toEqual([]);
-    const counts = (db: TestDatabase) => sql<{ k: string }>`
+    const counts = (db: TestDatabase) =>
+      sql<{ k: string }>`
       SELECT format('%s/%s/%s=%s', collection_id, trait_type, value, live_count) AS k FROM trait_value_counts
        WHERE live_count > 0 ORDER BY 1`.execute(db.db);
     expect((await counts(test)).rows).toEqual((await counts(indexed)).rows);
@@ -76,8 +77,12 @@ describe('trait counts kept by the database', () => {
     const [a, b, c] = rows;
     if (!a || !b || !c) throw new Error('the chain has fewer than three live tokens with traits');
     await sql`UPDATE tokens SET collection_id = ${a.other} WHERE token_data_id = ${a.id}`.execute(db);
-    await sql`UPDATE tokens SET is_burned = NOT is_burned WHERE token_data_id IN (${b.id}, ${c.id})`.execute(db);
-    await sql`UPDATE token_attributes SET value = value || '-changed' WHERE token_data_id = ${c.id}`.execute(db);
+    await sql`UPDATE tokens SET is_burned = NOT is_burned WHERE token_data_id IN (${b.id}, ${c.id})`.execute(
+      db,
+    );
+    await sql`UPDATE token_attributes SET value = value || '-changed' WHERE token_data_id = ${c.id}`.execute(
+      db,
+    );
     await sql`UPDATE tokens SET is_burned = false WHERE is_burned AND token_data_id <> ${b.id}`.execute(db);
     expect(await traitCountsDrift(db)).toEqual([]);
     await sql`DELETE FROM tokens WHERE token_data_id = ${a.id}`.execute(db);

@@ -51,7 +51,9 @@ export async function collectionTraitFloors(
        WHERE ${salesOf(collectionId, null, null, includeFlagged)}
        ORDER BY a.trait_type, a.value, m.transaction_version DESC, m.event_index DESC`.execute(db),
     sql<{ live: number }>`
-      SELECT live_tokens AS live FROM collection_trait_totals WHERE collection_id = ${collectionId}`.execute(db),
+      SELECT live_tokens AS live FROM collection_trait_totals WHERE collection_id = ${collectionId}`.execute(
+      db,
+    ),
   ]);
   const last = new Map(lastSales.rows.map((r) => [`${r.trait_type}\u0000${r.value}`, r]));
   const live = supply.rows[0]?.live ?? 0;
