@@ -27,6 +27,28 @@ import { type Kysely, sql } from 'kysely';
  * No read-version trigger on these tables: they only change inside statements on tokens and
  * token_attributes, whose own triggers already move the read version in the same transaction.
  */
+
+/** Each trigger once: the table, what it fires on, the transition tables it hands over, its function. */
+const TRIGGERS = (
+  [
+    ['token_attributes', 'trait_counts_on_attributes'],
+    ['tokens', 'trait_counts_on_tokens'],
+  ] as const
+).flatMap(([table, fn]) =>
+  (
+    [
+      ['insert', 'REFERENCING NEW TABLE AS new_rows', fn],
+      ['update', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows', fn],
+      ['delete', 'REFERENCING OLD TABLE AS old_rows', fn],
+      ['truncate', '', 'trait_counts_on_truncate'],
+    ] as const
+  ).map(([event, referencing, runs]) => ({
+    create: `CREATE OR REPLACE TRIGGER ${table}_counts_${event} AFTER ${event.toUpperCase()} ON ${table}
+       ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${runs}()`,
+    drop: `DROP TRIGGER IF EXISTS ${table}_counts_${event} ON ${table}`,
+  })),
+);
+
 const UP = [
   `CREATE TABLE IF NOT EXISTS trait_value_counts (
     collection_id text NOT NULL,
@@ -156,34 +178,12 @@ const UP = [
      END IF;
      RETURN NULL;
    END $$`,
-  `CREATE OR REPLACE TRIGGER token_attributes_counts_insert AFTER INSERT ON token_attributes
-     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION trait_counts_on_attributes()`,
-  `CREATE OR REPLACE TRIGGER token_attributes_counts_update AFTER UPDATE ON token_attributes
-     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION trait_counts_on_attributes()`,
-  `CREATE OR REPLACE TRIGGER token_attributes_counts_delete AFTER DELETE ON token_attributes
-     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION trait_counts_on_attributes()`,
-  `CREATE OR REPLACE TRIGGER tokens_counts_insert AFTER INSERT ON tokens
-     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION trait_counts_on_tokens()`,
-  `CREATE OR REPLACE TRIGGER tokens_counts_update AFTER UPDATE ON tokens
-     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION trait_counts_on_tokens()`,
-  `CREATE OR REPLACE TRIGGER tokens_counts_delete AFTER DELETE ON tokens
-     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION trait_counts_on_tokens()`,
-  `CREATE OR REPLACE TRIGGER token_attributes_counts_truncate AFTER TRUNCATE ON token_attributes
-     FOR EACH STATEMENT EXECUTE FUNCTION trait_counts_on_truncate()`,
-  `CREATE OR REPLACE TRIGGER tokens_counts_truncate AFTER TRUNCATE ON tokens
-     FOR EACH STATEMENT EXECUTE FUNCTION trait_counts_on_truncate()`,
+  ...TRIGGERS.map((t) => t.create),
   'SELECT trait_counts_rebuild()',
 ];
 
 const DOWN = [
-  'DROP TRIGGER IF EXISTS tokens_counts_truncate ON tokens',
-  'DROP TRIGGER IF EXISTS token_attributes_counts_truncate ON token_attributes',
-  'DROP TRIGGER IF EXISTS tokens_counts_delete ON tokens',
-  'DROP TRIGGER IF EXISTS tokens_counts_update ON tokens',
-  'DROP TRIGGER IF EXISTS tokens_counts_insert ON tokens',
-  'DROP TRIGGER IF EXISTS token_attributes_counts_delete ON token_attributes',
-  'DROP TRIGGER IF EXISTS token_attributes_counts_update ON token_attributes',
-  'DROP TRIGGER IF EXISTS token_attributes_counts_insert ON token_attributes',
+  ...TRIGGERS.map((t) => t.drop),
   'DROP FUNCTION IF EXISTS trait_counts_on_tokens()',
   'DROP FUNCTION IF EXISTS trait_counts_on_attributes()',
   'DROP FUNCTION IF EXISTS trait_counts_on_truncate()',
