@@ -5,7 +5,10 @@
  * by SQL, then prints, best of three:
  *  - the bare-SQL baseline: 7-day volume / sales / distinct buyers per collection (one GROUP BY),
  *  - the trending ranking (the same aggregate + percentiles + scores + atomic snapshot replace),
- *  - all five rankings, every collection's rarity, the hourly snapshots, and recomputeAll.
+ *  - all five rankings, the hourly snapshots, and recomputeAll;
+ *  - OpenRarity's scheduled full recompute from an empty rarity table, with nothing changed, and with
+ *    one collection changed (a burn), next to its bare-SQL baseline: one GROUP BY (collection, trait
+ *    type, value) count of the attribute rows.
  */
 import { sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
@@ -17,6 +20,7 @@ import {
   snapshotCollections,
 } from '@mdq/worker';
 import { benchFlags, numberFlag } from './flags';
+import { traitCountsBaselineMs } from './worker-baselines';
 
 const flags = benchFlags({
   sales: { type: 'string' },
@@ -30,6 +34,7 @@ const rarityCollections = numberFlag(flags, 'rarity-collections', flags['rarity-
 const tokensPer = numberFlag(flags, 'tokens', flags.tokens, 2_000, 1_000);
 const now = new Date('2026-11-20T12:00:00Z');
 
+const cid = (expr: string) => sql.raw(`'0x' || lpad(to_hex(${expr}), 64, '0')`);
 const t = await createTestDatabase();
 const db = t.db;
 const time = async (label: string, fn: () => Promise<unknown>, runs = 3): Promise<void> => {
@@ -44,7 +49,6 @@ const time = async (label: string, fn: () => Promise<unknown>, runs = 3): Promis
 
 try {
   const t0 = performance.now();
-  const cid = (expr: string) => sql.raw(`'0x' || lpad(to_hex(${expr}), 64, '0')`);
   await sql`
     INSERT INTO collections (collection_id, token_standard, creator_address, collection_name, created_at, created_version, last_transaction_version)
     SELECT ${cid('g')}, 'v2', ${cid('1')}, 'c' || g, ${now}::timestamptz - interval '60 days', g, g
@@ -101,9 +105,7 @@ try {
   );
   await time('top ranking (30 d, floors, holders)', () => computeCollectionRanking(db, 'top', now));
   await time('all five rankings', () => computeAllRankings(db, now));
-  await time(`rarity, all ${rarityCollections} collections (${tokens} tokens)`, () =>
-    computeAllRarity(db, now),
-  );
+  await rarityRuns(tokens);
   await time('hourly collection snapshots', () =>
     snapshotCollections(db, new Date(now.getTime() + Math.random() * 1e12)),
   );
@@ -115,4 +117,40 @@ try {
   );
 } finally {
   await t.drop();
+}
+
+/** The three cases of the scheduled full recompute, each divided by the GROUP BY measured just before. */
+async function rarityRuns(tokens: number): Promise<void> {
+  const line = async (label: string, fn: () => Promise<unknown>, before?: () => Promise<unknown>) => {
+    let best = Number.POSITIVE_INFINITY;
+    let baseline = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      baseline = Math.min(baseline, await traitCountsBaselineMs(db));
+      await before?.();
+      const t0 = performance.now();
+      await fn();
+      best = Math.min(best, performance.now() - t0);
+    }
+    console.log(
+      `${label.padEnd(58)} ${best.toFixed(0).padStart(7)} ms  (bare GROUP BY ${baseline.toFixed(0)} ms: ${(best / baseline).toFixed(2)}×)`,
+    );
+  };
+  await line(
+    `rarity from empty, ${rarityCollections} collections (${tokens} tokens)`,
+    () => computeAllRarity(db, now),
+    async () => {
+      await sql`DELETE FROM token_rarity`.execute(db);
+      await sql`DELETE FROM collection_rarity_marks`.execute(db);
+    },
+  );
+  await line('rarity full recompute, nothing changed', () => computeAllRarity(db, now));
+  let burned = 0;
+  await line(
+    'rarity full recompute, one collection changed (a burn)',
+    () => computeAllRarity(db, now),
+    () =>
+      sql`UPDATE tokens SET is_burned = true WHERE token_data_id = (
+          SELECT token_data_id FROM tokens WHERE collection_id = ${cid('1')} AND NOT is_burned
+          ORDER BY token_data_id OFFSET ${burned++} LIMIT 1)`.execute(db),
+  );
 }

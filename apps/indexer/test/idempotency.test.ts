@@ -1,7 +1,7 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
 import { loadFixtureTransactions, testFixturesRoot } from '@mdq/chain/fixtures';
-import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { createTestDatabase, type TestDatabase, traitCountsDrift } from '@mdq/db/testing';
 import { noopNotifier } from '@mdq/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDecoder, memorySource, runIndexer } from '../src/index';
@@ -65,6 +65,7 @@ describe.skipIf(root === null)(
         to: last,
       });
       expect(await stateFingerprint(db.db)).toEqual(reference);
+      expect(await traitCountsDrift(db.db)).toEqual([]);
     });
 
     it('gives the same database for other batch sizes and two overlapping runs', async () => {
@@ -91,6 +92,7 @@ describe.skipIf(root === null)(
         to: versions.at(-1),
       });
       expect(await stateFingerprint(db.db)).toEqual(reference);
+      expect(await traitCountsDrift(db.db)).toEqual([]);
     });
   },
 );

@@ -214,6 +214,31 @@ describe('OpenRarity in SQL', () => {
       ['r6-b', 1, 1, later.getTime()],
     ]);
   });
+
+  it('the full recompute skips collections whose traits did not change since their last computation', async () => {
+    const id = await collectionOf({ 'r7-a': { c: 'x' }, 'r7-b': { c: 'y' }, 'r7-c': { c: 'y' } });
+    const other = await collectionOf({ 'r7-d': { c: 'x' }, 'r7-e': { c: 'x' } });
+    await computeAllRarity(db, now);
+    expect((await stored(id)).map((r) => [r.tokenId, r.rank])).toEqual([
+      ['r7-a', 1],
+      ['r7-b', 2],
+      ['r7-c', 2],
+    ]);
+    // A stored row that no longer matches its collection's traits is left alone while they stay
+    // the same: the schedule does not look at such a collection again.
+    await sql`UPDATE token_rarity SET rank = 9 WHERE token_data_id IN ('r7-a', 'r7-d')`.execute(db);
+    expect(await computeAllRarity(db, now)).toBe(0);
+    expect((await stored(id)).find((r) => r.tokenId === 'r7-a')?.rank).toBe(9);
+    // A trait change of one collection brings that one back into the full recompute, not the other.
+    await sql`UPDATE token_attributes SET value = 'x' WHERE token_data_id = 'r7-c'`.execute(db);
+    expect(await computeAllRarity(db, now)).toBe(3);
+    expect((await stored(id)).map((r) => [r.tokenId, r.rank])).toEqual([
+      ['r7-b', 1],
+      ['r7-a', 2],
+      ['r7-c', 2],
+    ]);
+    expect((await stored(other)).find((r) => r.tokenId === 'r7-d')?.rank).toBe(9);
+  });
 });
 
 /**

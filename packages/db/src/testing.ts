@@ -77,3 +77,32 @@ export async function stateFingerprint(db: Db): Promise<Record<string, string>> 
   }
   return out;
 }
+
+/**
+ * The rows where the trait counts the database keeps (trait_value_counts, collection_trait_totals)
+ * differ from counting them afresh; empty when they are exact. A value or collection that no live
+ * token has may be kept with 0 or not at all.
+ */
+export async function traitCountsDrift(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ drift: string }>`
+    WITH fresh_values AS (
+      SELECT a.collection_id, a.trait_type, a.value, count(*)::int AS n
+        FROM token_attributes a JOIN tokens t ON t.token_data_id = a.token_data_id
+       WHERE NOT t.is_burned GROUP BY 1, 2, 3
+    ),
+    fresh_totals AS (
+      SELECT collection_id, count(*)::int AS n FROM tokens WHERE NOT is_burned GROUP BY 1
+    )
+    SELECT format('value %s/%s/%s: kept %s, counted %s', collection_id, trait_type, value,
+                  COALESCE(k.live_count, 0), COALESCE(f.n, 0)) AS drift
+      FROM trait_value_counts k FULL JOIN fresh_values f USING (collection_id, trait_type, value)
+     WHERE COALESCE(k.live_count, 0) <> COALESCE(f.n, 0)
+    UNION ALL
+    SELECT format('collection %s: kept %s live tokens, counted %s', collection_id,
+                  COALESCE(k.live_tokens, 0), COALESCE(f.n, 0))
+      FROM collection_trait_totals k FULL JOIN fresh_totals f USING (collection_id)
+     WHERE COALESCE(k.live_tokens, 0) <> COALESCE(f.n, 0)
+    ORDER BY 1
+  `.execute(db);
+  return rows.map((r) => r.drift);
+}

@@ -77,6 +77,31 @@ export interface TokenRarityTable {
   computed_at: Timestamp;
 }
 
+/**
+ * Live attribute rows per (collection, trait type, value), kept by triggers on `tokens` and
+ * `token_attributes` in the writing transaction (migration 2026-11-26T1000). 0 once every live
+ * token with the value is gone: read `live_count > 0`.
+ */
+export interface TraitValueCountsTable {
+  collection_id: string;
+  trait_type: string;
+  value: string;
+  live_count: number;
+}
+
+/** Per collection: live tokens, and the id of the last transaction that changed what rarity reads. */
+export interface CollectionTraitTotalsTable {
+  collection_id: string;
+  live_tokens: number;
+  changed_version: number;
+}
+
+/** The `changed_version` a collection's OpenRarity was last computed from (written by the worker). */
+export interface CollectionRarityMarksTable {
+  collection_id: string;
+  computed_from: number;
+}
+
 export interface UserInventorySnapshotsTable {
   owner_address: string;
   snapshot_at: Timestamp;

@@ -9,12 +9,15 @@ import type {
 } from './chain';
 import type {
   CollectionRankingChangesTable,
+  CollectionRarityMarksTable,
   CollectionSnapshotsTable,
+  CollectionTraitTotalsTable,
   CollectionUriCacheTable,
   RankingRunsTable,
   RankingSnapshotsTable,
   SocialSignalsTable,
   TokenRarityTable,
+  TraitValueCountsTable,
   UserInventorySnapshotsTable,
 } from './derived';
 import type {
@@ -65,6 +68,9 @@ export interface Database {
   collection_ranking_changes: CollectionRankingChangesTable;
   social_signals: SocialSignalsTable;
   token_rarity: TokenRarityTable;
+  trait_value_counts: TraitValueCountsTable;
+  collection_trait_totals: CollectionTraitTotalsTable;
+  collection_rarity_marks: CollectionRarityMarksTable;
   user_inventory_snapshots: UserInventorySnapshotsTable;
   collection_uri_cache: CollectionUriCacheTable;
   api_keys: ApiKeysTable;

@@ -17,7 +17,12 @@ export interface TraitFloor {
   lastSaleAt: string | null;
 }
 
-/** Every trait value of the collection with its count, share, live floor and last sale. */
+/**
+ * Every trait value of the collection with its count, share, live floor and last sale. Counts and
+ * the collection's live tokens are read from what the database keeps (trait_value_counts,
+ * collection_trait_totals); the floors are one pass over the collection's attribute rows joined
+ * with the active listings, rather than a listing probe per token of each value.
+ */
 export async function collectionTraitFloors(
   db: Db,
   collectionId: string,
@@ -25,14 +30,20 @@ export async function collectionTraitFloors(
 ): Promise<TraitFloor[]> {
   const [values, lastSales, supply] = await Promise.all([
     sql<{ trait_type: string; value: string; count: number; floor: string | null }>`
-      SELECT a.trait_type, a.value, count(*)::int AS count,
-             (SELECT min(l.price)::text FROM listings l
-               WHERE l.token_data_id = ANY(array_agg(a.token_data_id)) AND l.status = 'active'
-                 AND ${isNativeCoin('l.coin_type')}) AS floor
-        FROM token_attributes a JOIN tokens t ON t.token_data_id = a.token_data_id
-       WHERE a.collection_id = ${collectionId} AND NOT t.is_burned
-       GROUP BY a.trait_type, a.value
-       ORDER BY a.trait_type, a.value`.execute(db),
+      WITH floors AS (
+        SELECT a.trait_type, a.value, min(l.price) AS floor
+          FROM token_attributes a
+          JOIN listings l ON l.token_data_id = a.token_data_id
+          JOIN tokens t ON t.token_data_id = a.token_data_id
+         WHERE a.collection_id = ${collectionId} AND l.status = 'active' AND ${isNativeCoin('l.coin_type')}
+           AND NOT t.is_burned
+         GROUP BY a.trait_type, a.value
+      )
+      SELECT c.trait_type, c.value, c.live_count AS count, f.floor::text AS floor
+        FROM trait_value_counts c
+        LEFT JOIN floors f ON f.trait_type = c.trait_type AND f.value = c.value
+       WHERE c.collection_id = ${collectionId} AND c.live_count > 0
+       ORDER BY c.trait_type, c.value`.execute(db),
     sql<{ trait_type: string; value: string; price: string; ts: Date }>`
       SELECT DISTINCT ON (a.trait_type, a.value) a.trait_type, a.value, m.price::text AS price,
              m.transaction_timestamp AS ts
@@ -40,7 +51,7 @@ export async function collectionTraitFloors(
        WHERE ${salesOf(collectionId, null, null, includeFlagged)}
        ORDER BY a.trait_type, a.value, m.transaction_version DESC, m.event_index DESC`.execute(db),
     sql<{ live: number }>`
-      SELECT count(*)::int AS live FROM tokens WHERE collection_id = ${collectionId} AND NOT is_burned`.execute(
+      SELECT live_tokens AS live FROM collection_trait_totals WHERE collection_id = ${collectionId}`.execute(
       db,
     ),
   ]);

@@ -10,7 +10,11 @@ export interface TraitShare {
   share: number;
 }
 
-/** Each trait of a token with how many tokens of its collection share the value. */
+/**
+ * Each trait of a token with how many live tokens of its collection share the value: one statement
+ * of primary-key lookups, the counts read from what the database keeps (trait_value_counts and
+ * collection_trait_totals, kept in the indexer's transactions), not counted per request.
+ */
 export async function tokenTraits(
   db: Db,
   tokenId: string,
@@ -21,34 +25,34 @@ export async function tokenTraits(
   rarityRank: number | null;
   rarityScore: number | null;
 }> {
-  const [{ rows }, { rows: size }, { rows: rarity }] = await Promise.all([
-    sql<{ trait_type: string; value: string; count: number }>`
-      SELECT a.trait_type, a.value,
-             (SELECT count(*)::int FROM token_attributes x JOIN tokens t ON t.token_data_id = x.token_data_id
-               WHERE x.collection_id = a.collection_id AND x.trait_type = a.trait_type AND x.value = a.value
-                 AND NOT t.is_burned) AS count
-        FROM token_attributes a
-       WHERE a.token_data_id = ${tokenId}
-       ORDER BY a.trait_type`.execute(db),
-    sql<{ total: number }>`
-      SELECT count(*)::int AS total FROM tokens WHERE collection_id = ${collectionId} AND NOT is_burned`.execute(
-      db,
-    ),
-    sql<{
-      rank: number;
-      score: number;
-    }>`SELECT rank, score FROM token_rarity WHERE token_data_id = ${tokenId}`.execute(db),
-  ]);
-  const collectionSize = size[0]?.total ?? 0;
+  const { rows } = await sql<{
+    size: number | null;
+    rank: number | null;
+    score: number | null;
+    traits: { trait_type: string; value: string; count: number }[];
+  }>`
+    SELECT (SELECT live_tokens FROM collection_trait_totals WHERE collection_id = ${collectionId}) AS size,
+           r.rank, r.score,
+           COALESCE((
+             SELECT json_agg(json_build_object('trait_type', a.trait_type, 'value', a.value,
+                                               'count', COALESCE(c.live_count, 0)) ORDER BY a.trait_type)
+               FROM token_attributes a
+               LEFT JOIN trait_value_counts c
+                 ON c.collection_id = a.collection_id AND c.trait_type = a.trait_type AND c.value = a.value
+              WHERE a.token_data_id = ${tokenId}), '[]') AS traits
+      FROM (SELECT ${tokenId}::text AS token_data_id) t
+      LEFT JOIN token_rarity r ON r.token_data_id = t.token_data_id`.execute(db);
+  const row = rows[0];
+  const collectionSize = row?.size ?? 0;
   return {
     collectionSize,
-    traits: rows.map((r) => ({
+    traits: (row?.traits ?? []).map((r) => ({
       traitType: r.trait_type,
       value: r.value,
       count: r.count,
       share: collectionSize > 0 ? Math.round((r.count / collectionSize) * 10_000) / 10_000 : 0,
     })),
-    rarityRank: rarity[0]?.rank ?? null,
-    rarityScore: rarity[0]?.score ?? null,
+    rarityRank: row?.rank ?? null,
+    rarityScore: row?.score ?? null,
   };
 }

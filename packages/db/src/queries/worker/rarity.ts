@@ -12,10 +12,11 @@ import type { Db } from '../../database';
  *
  * "Absent" values are never materialised as rows (that would be tokens × trait types): a token's
  * information content is the sum of every trait type's absent IC, plus, for each trait it has,
- * that value's IC minus its type's absent IC, plus the IC of its trait count. All of it reads one
- * (collection, trait type, value) count per value, from the token_attributes_collection index.
- * The per-value tables are built first (small, analyzed temporary tables); the per-token sums,
- * ranks and the write are then one statement.
+ * that value's IC minus its type's absent IC, plus the IC of its trait count. The per-value counts
+ * and each collection's live tokens are read from what the database keeps (trait_value_counts,
+ * collection_trait_totals: migration 2026-11-26T1000), not counted. The per-value tables are built
+ * first (small, analyzed temporary tables); the per-token sums, ranks and the write are then one
+ * statement.
  */
 const LOG2 = sql`ln(2::float8)`;
 const ic = (c: RawBuilder<unknown>, n: RawBuilder<unknown>) => sql`(-ln(${c} / ${n}) / ${LOG2})`;
@@ -27,9 +28,11 @@ const differs = (stored: string, computed: string, computedCount: string) =>
      OR abs(${stored}.score - ${computed}.score) > 1e-12 * greatest(abs(${stored}.score), abs(${computed}.score)))`);
 
 /**
- * Recomputes OpenRarity for `collectionIds` (or every collection with 'all') and stores it in one
- * transaction; rows of tokens that left the population are removed. A collection's own recompute
- * (the collection-changed job) rewrites each of its rows with `computedAt`, so the time of its last
+ * Recomputes OpenRarity for `collectionIds`, or with 'all' for every collection whose traits changed
+ * since its rarity was last computed (its `collection_trait_totals.changed_version` differs from
+ * the `collection_rarity_marks` the computation leaves), and stores it in one transaction; rows of
+ * tokens that left the population are removed. A collection's own recompute (the
+ * collection-changed job) rewrites each of its rows with `computedAt`, so the time of its last
  * computation can be read there. The scheduled full recompute writes only the rows whose score,
  * rank or trait count changed: rewriting all 469k rows of the 1M chain (each a non-HOT update of
  * both indexes) cost twice the computation itself (docs/PERFORMANCE.md).
@@ -41,9 +44,9 @@ export async function computeOpenRarity(
   computedAt: Date,
 ): Promise<number> {
   const all = collectionIds === 'all';
-  const ids = all ? [] : [...new Set(collectionIds)].sort();
-  if (!all && ids.length === 0) return 0;
-  const inScope = (column: string) => (all ? sql`true` : sql`${sql.ref(column)} = ANY(${ids}::text[])`);
+  const ids = all ? await collectionsWithChangedTraits(db) : [...new Set(collectionIds)].sort();
+  if (ids.length === 0) return 0;
+  const inScope = (column: string) => sql`${sql.ref(column)} = ANY(${ids}::text[])`;
   return db.transaction().execute(async (trx) => {
     // The same collection computed twice at once (a change and the schedule) waits, in id order.
     await sql`
@@ -51,34 +54,37 @@ export async function computeOpenRarity(
       FROM (SELECT collection_id AS id FROM collections WHERE ${inScope('collection_id')}
             ORDER BY collection_id) c
     `.execute(trx);
+    // The versions this computation starts from, read before anything it computes from: a change
+    // committed after this point leaves the mark behind the collection's version, so the next
+    // scheduled run computes the collection again.
+    await sql`
+      CREATE TEMP TABLE rarity_scope ON COMMIT DROP AS
+      SELECT collection_id, changed_version FROM collection_trait_totals WHERE ${inScope('collection_id')}
+    `.execute(trx);
     // A plan of a few hash joins and sorts: JIT compiling it costs more than it saves, and the
     // per-collection counts fit in memory.
     await sql`SET LOCAL jit = off`.execute(trx);
     await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
-    if (all) {
-      // Every attribute row is read: one sequential scan probing the small hash of value ICs. Left
-      // to itself the planner walks token_attributes_collection once per value (nested loop or
-      // merge join), a random heap read per attribute row: 76 s against 13 s at 469k tokens
-      // (docs/PERFORMANCE.md). A few collections keep that index path, which is right for them.
+    if (await coversMuchOfTheTable(trx, ids)) {
+      // Every attribute row of the scope is read: one sequential scan probing the small hash of
+      // value ICs. Left to itself the planner walks token_attributes_collection once per value
+      // (nested loop or merge join), a random heap read per attribute row: 76 s against 13 s at
+      // 469k tokens (docs/PERFORMANCE.md). A few collections keep that index path, right for them.
       await sql`SET LOCAL enable_nestloop = off`.execute(trx);
       await sql`SET LOCAL enable_mergejoin = off`.execute(trx);
     }
     // The value counts and their ICs as analyzed temporary tables, so that the join below is
     // planned on their true size (as CTEs they were estimated, and the 2.77M attribute rows became
-    // the hashed side).
+    // the hashed side). Counts and collection sizes come from one statement, so from one snapshot.
     await sql`
       CREATE TEMP TABLE rarity_value_counts ON COMMIT DROP AS
-      SELECT collection_id, trait_type, value, count(*)::float8 AS c FROM token_attributes
-      WHERE ${inScope('collection_id')}
-        AND token_data_id NOT IN (SELECT token_data_id FROM tokens WHERE is_burned)
-      GROUP BY 1, 2, 3
+      SELECT v.collection_id, v.trait_type, v.value, v.live_count::float8 AS c, t.live_tokens::float8 AS n
+      FROM trait_value_counts v JOIN collection_trait_totals t USING (collection_id)
+      WHERE ${inScope('v.collection_id')} AND v.live_count > 0 AND t.live_tokens > 0
     `.execute(trx);
     await sql`
       CREATE TEMP TABLE rarity_sizes ON COMMIT DROP AS
-      SELECT collection_id, count(*)::float8 AS n FROM tokens
-      WHERE NOT is_burned AND ${inScope('collection_id')}
-        AND collection_id IN (SELECT collection_id FROM rarity_value_counts)
-      GROUP BY collection_id
+      SELECT DISTINCT collection_id, n FROM rarity_value_counts
     `.execute(trx);
     await sql`
       CREATE TEMP TABLE rarity_absent ON COMMIT DROP AS
@@ -94,7 +100,7 @@ export async function computeOpenRarity(
     `.execute(trx);
     await sql`ANALYZE rarity_value_counts, rarity_sizes, rarity_absent, rarity_value_ic`.execute(trx);
     const { rows } = await sql<{ ranked: number }>`
-      WITH value_counts AS (SELECT * FROM rarity_value_counts),
+      WITH value_counts AS (SELECT collection_id, trait_type, value, c FROM rarity_value_counts),
       sizes AS (SELECT * FROM rarity_sizes),
       absent AS (SELECT * FROM rarity_absent),
       value_ic AS (SELECT * FROM rarity_value_ic),
@@ -178,8 +184,40 @@ export async function computeOpenRarity(
       )
       SELECT count(*)::int AS ranked FROM ranked
     `.execute(trx);
+    await sql`
+      INSERT INTO collection_rarity_marks (collection_id, computed_from)
+      SELECT collection_id, changed_version FROM rarity_scope ORDER BY collection_id
+      ON CONFLICT (collection_id) DO UPDATE SET computed_from = excluded.computed_from
+      WHERE collection_rarity_marks.computed_from <> excluded.computed_from
+    `.execute(trx);
     return rows[0]?.ranked ?? 0;
   });
+}
+
+/** The collections whose traits, tokens or burns changed since their rarity was last computed. */
+async function collectionsWithChangedTraits(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT t.collection_id AS id FROM collection_trait_totals t
+    LEFT JOIN collection_rarity_marks m USING (collection_id)
+    WHERE m.computed_from IS DISTINCT FROM t.changed_version
+    ORDER BY 1
+  `.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Whether the collections hold enough of all live tokens that one sequential scan of the attribute
+ * rows beats reading theirs through the index (a random heap read per row, ~20× the cost of a row
+ * of a sequential scan on the 1M chain: docs/PERFORMANCE.md).
+ */
+async function coversMuchOfTheTable(db: Db, ids: readonly string[]): Promise<boolean> {
+  const { rows } = await sql<{ scope: number; total: number }>`
+    SELECT COALESCE(sum(live_tokens) FILTER (WHERE collection_id = ANY(${ids}::text[])), 0)::float8 AS scope,
+           COALESCE(sum(live_tokens), 0)::float8 AS total
+    FROM collection_trait_totals
+  `.execute(db);
+  const { scope = 0, total = 0 } = rows[0] ?? {};
+  return scope * 20 > total;
 }
 
 export interface LootboxTierTableRow {
