@@ -14,6 +14,7 @@ import * as mediaRenders from './migrations/2026-11-24T1230_media_renders';
 import * as readpathBalancePage from './migrations/2026-11-24T1250_readpath_balance_page';
 import * as feedRankingChanges from './migrations/2026-11-25T1000_feed_ranking_changes';
 import * as readpathReadIndexes from './migrations/2026-11-25T1200_readpath_read_indexes';
+import * as readpathCollectionPages from './migrations/2026-11-26T1100_readpath_collection_pages';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T1220_feed_floor_changes': feedFloorChanges,
   '2026-11-25T1000_feed_ranking_changes': feedRankingChanges,
   '2026-11-25T1200_readpath_read_indexes': readpathReadIndexes,
+  '2026-11-26T1100_readpath_collection_pages': readpathCollectionPages,
 };
 
 export class MigrationError extends Error {

@@ -1,7 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { CollectionOffersTable } from '../../schema';
-import { fetchPage, iso, NATIVE_COIN, type Page, type PageKey, type PageRequest } from './pagination';
+import {
+  fetchPage,
+  iso,
+  NATIVE_COIN,
+  type Page,
+  type PageKey,
+  type PageRequest,
+  perCollection,
+} from './pagination';
 import type { ReadRow } from './read-row';
 
 /** A bid is a token offer or a collection offer (DESIGN), active until filled, cancelled or expired. */
@@ -120,7 +128,22 @@ export function bidsOfCollections(
   now: Date = new Date(),
 ): Promise<Page<Bid>> {
   const where = sql`collection_id = ANY(${collectionIds})`;
-  return bidPage(db, bidsUnion(where, where, now), HIGHEST, request);
+  return fetchPage(
+    db,
+    {
+      keys: HIGHEST,
+      // Each collection's page from its two (collection, price) indexes, merged in price order.
+      rows: (p) => sql<BidRow>`
+        SELECT b.* FROM ${perCollection(collectionIds, (id) => {
+          const one = sql`collection_id = ${id}`;
+          return sql`SELECT * FROM ${bidsUnion(one, one, now)} WHERE ${p.after()} ORDER BY ${p.order} LIMIT ${p.reach}`;
+        })} b
+         ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM ${bidsUnion(where, where, now)}`,
+      map: toBid,
+    },
+    request,
+  );
 }
 
 const NEWEST: PageKey<BidRow>[] = [

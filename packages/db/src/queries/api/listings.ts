@@ -9,6 +9,7 @@ import {
   type Page,
   type PageKey,
   type PageRequest,
+  perCollection,
 } from './pagination';
 import type { ReadRow } from './read-row';
 
@@ -220,16 +221,29 @@ export async function totalListingCards(db: Db, filter: ListingFilter): Promise<
   return rows[0]?.total ?? 0;
 }
 
-/** Active listings of collections, cheapest first (the collection / price index). */
+/** Active listings of collections, cheapest first (each from the collection / price index). */
 export function listingsOfCollections(
   db: Db,
   collectionIds: string[],
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
-  return listingPage(
+  return fetchPage(
     db,
-    sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIds}))`,
-    CHEAPEST,
+    {
+      keys: CHEAPEST,
+      rows: (p) => sql<ListingCardRow>`
+        SELECT ${LISTING_COLUMNS}
+          FROM ${perCollection(
+            collectionIds,
+            (id) => sql`
+              SELECT * FROM listings l WHERE l.status = 'active' AND l.collection_id = ${id} AND ${p.after()}
+               ORDER BY ${p.order} LIMIT ${p.reach}`,
+          )} l
+          LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+         ORDER BY ${p.order} ${p.window}`,
+      count: countListings(sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIds}))`),
+      map: toListingCard,
+    },
     request,
   );
 }

@@ -1,7 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { LootboxesTable } from '../../schema';
-import { fetchPage, iso, type Page, type PageKey, type PageRequest } from './pagination';
+import { fetchPage, iso, type Page, type PageKey, type PageRequest, perCollection } from './pagination';
 
 export type LootboxStatus = 'upcoming' | 'active' | 'sold_out' | 'ended';
 
@@ -186,7 +186,7 @@ const RARITY_KEYS: PageKey<RarityRow>[] = [
   { expr: sql`r.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
 ];
 
-/** The worker's OpenRarity rows of collections, rarest first (the (collection, rank) index). */
+/** The worker's OpenRarity rows of collections, rarest first (each from the (collection, rank) index). */
 export function raritiesOfCollections(
   db: Db,
   collectionIds: string[],
@@ -198,8 +198,13 @@ export function raritiesOfCollections(
       keys: RARITY_KEYS,
       rows: (p) => sql<RarityRow>`
         SELECT r.token_data_id, t.token_name, r.collection_id, r.rank, r.score, r.trait_count, r.computed_at
-          FROM token_rarity r LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
-         WHERE r.collection_id = ANY(${collectionIds}) AND ${p.after()}
+          FROM ${perCollection(
+            collectionIds,
+            (id) => sql`
+              SELECT * FROM token_rarity r WHERE r.collection_id = ${id} AND ${p.after()}
+               ORDER BY ${p.order} LIMIT ${p.reach}`,
+          )} r
+          LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
          ORDER BY ${p.order} ${p.window}`,
       count: sql`SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIds})`,
       map: (r) => ({

@@ -126,6 +126,20 @@ export function orderOf(keys: readonly SortKey[]): RawBuilder<unknown> {
   );
 }
 
+/**
+ * Rows of several collections in one page order without sorting all of them: `branch` reads one
+ * collection's rows (its parameter is that collection's id) in the page order, cut at the page's
+ * reach, so it is a range of that collection's ordered index; the outer statement orders their
+ * union and cuts the page. `collection_id = ANY(ids)` cannot be read in order from a
+ * (collection_id, ...) index and made a page read, and sort, every row of the collection.
+ */
+export function perCollection(
+  collectionIds: readonly string[],
+  branch: (collectionId: RawBuilder<string>) => RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  return sql`unnest(${collectionIds}::text[]) AS per_collection(id) CROSS JOIN LATERAL (${branch(sql`per_collection.id`)})`;
+}
+
 /** A sort key of a paged list, with the output column that holds its value in each row. */
 export interface PageKey<R> extends SortKey {
   field: keyof R & string;
