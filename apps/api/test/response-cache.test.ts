@@ -29,6 +29,9 @@ const CACHED = [
   '/rankings/daily-picks',
   '/rankings/top-collections',
   `/rarities-by-collection?creator=${CREATOR}&collection=Cats`,
+  `/market/bids-by-collection?creator=${CREATOR}&collection=Cats`,
+  `/market/user-bids?address=${BUYER}`,
+  `/token-collection-by-lootbox-creator?creator=${CREATOR}&collection=Cats`,
 ];
 
 describe('version-keyed response cache', () => {
@@ -78,6 +81,14 @@ describe('version-keyed response cache', () => {
       price: '90',
       seller: OWNER,
       buyer: BUYER,
+    });
+    await fx.tokenOffer({
+      id: 'o1',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      buyer: BUYER,
+      price: '80',
+      version: 3,
     });
     for (const ranking of ['trending', 'daily_picks', 'top'] as const) {
       await test.db
@@ -133,7 +144,8 @@ describe('version-keyed response cache', () => {
     // Every row a cached route reads disappears without touching the version.
     await hidden.query(`DELETE FROM listings; DELETE FROM marketplace_activities; DELETE FROM token_activities;
       DELETE FROM token_ownerships; DELETE FROM token_attributes; DELETE FROM token_rarity;
-      DELETE FROM ranking_snapshots; DELETE FROM tokens; DELETE FROM collections; DELETE FROM lootboxes`);
+      DELETE FROM ranking_snapshots; DELETE FROM tokens; DELETE FROM collections; DELETE FROM lootboxes;
+      DELETE FROM token_offers`);
     for (const url of CACHED) {
       const response = await h.get(url);
       expect(response.statusCode, url).toBe(200);
@@ -181,5 +193,91 @@ describe('version-keyed response cache', () => {
     expect(first.headers['cache-control']).toBe('private, no-cache');
     const again = await h.get(url, { headers: { 'if-none-match': String(first.headers['etag']) } });
     expect(again.statusCode).toBe(304);
+  });
+});
+
+describe('version-keyed response cache on routes that also move with the clock', () => {
+  let h: ApiHarness;
+  let clock = new Date('2026-06-01T00:00:00Z');
+  const expires = '2026-06-01T00:01:00Z';
+
+  beforeAll(async () => {
+    h = await createHarness({ clock: () => clock });
+    const { fx } = h;
+    await fx.collection({ id: COLLECTION, creator: CREATOR, name: 'Cats', lootboxId: 7 });
+    await fx.lootbox({
+      id: 7,
+      creator: CREATOR,
+      name: 'Cats',
+      collectionId: COLLECTION,
+      mintStart: expires,
+    });
+    await fx.token({
+      id: TOKEN,
+      collectionId: COLLECTION,
+      creator: CREATOR,
+      collection: 'Cats',
+      name: 'Cat #1',
+    });
+    await fx.tokenOffer({
+      id: 'soon',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      buyer: BUYER,
+      price: '80',
+      version: 1,
+      expires,
+    });
+    await fx.tokenOffer({
+      id: 'open',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      buyer: BUYER,
+      price: '70',
+      version: 2,
+    });
+    await h.test.db
+      .insertInto('indexer_checkpoints')
+      .values({ name: 'default', last_version: 2, last_timestamp: null })
+      .execute();
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('a bid that expires leaves the cached lists at its expiry, with no write in between', async () => {
+    const offers = async (url: string) => {
+      const response = await h.get(url);
+      expect(response.statusCode, url).toBe(200);
+      const body = response.json() as { data: { offerId: string }[]; pagination: { total: number } };
+      return { ids: body.data.map((b) => b.offerId), total: body.pagination.total };
+    };
+    const urls = [
+      `/market/bids-by-collection?creator=${CREATOR}&collection=Cats`,
+      `/market/user-bids?address=${BUYER}`,
+    ];
+    clock = new Date('2026-06-01T00:00:00Z');
+    for (const url of urls) {
+      expect(await offers(url), url).toEqual({
+        ids: url.includes('user-bids') ? ['open', 'soon'] : ['soon', 'open'],
+        total: 2,
+      });
+      // Asked again at the same version and before the expiry: the same answer.
+      expect((await offers(url)).total, url).toBe(2);
+    }
+    clock = new Date(expires);
+    for (const url of urls) expect(await offers(url), url).toEqual({ ids: ['open'], total: 1 });
+  });
+
+  it("the lootbox collection's status moves from upcoming to active at mint start", async () => {
+    const url = `/token-collection-by-lootbox-creator?creator=${CREATOR}&collection=Cats`;
+    const status = async () =>
+      ((await h.get(url)).json() as { data: { lootbox: { status: string } } }).data.lootbox.status;
+    clock = new Date('2026-06-01T00:00:00Z');
+    expect(await status()).toBe('upcoming');
+    expect(await status()).toBe('upcoming');
+    clock = new Date(expires);
+    expect(await status()).toBe('active');
   });
 });

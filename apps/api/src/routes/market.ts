@@ -119,10 +119,14 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: PairOrLootboxQuery,
         response: { 200: ListOf(Bid), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const ids = await collectionIdsOfPairOrLootbox(db, request.query);
-      return bidsOfCollections(db, ids, pageOf(request), now());
+      const { page, until } = await bidsOfCollections(db, ids, pageOf(request), now());
+      // Bids expire with the clock: cached until the first live one does.
+      if (until !== null) request.cacheUntil = until;
+      return page;
     },
   );
 
@@ -211,8 +215,13 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: UserPageQuery,
         response: { 200: ListOf(Bid), ...ERRORS },
       },
+      config: { readCache: true },
     },
-    async (request) => bidsOfBuyer(db, request.query.address, pageOf(request), now()),
+    async (request) => {
+      const { page, until } = await bidsOfBuyer(db, request.query.address, pageOf(request), now());
+      if (until !== null) request.cacheUntil = until;
+      return page;
+    },
   );
 
   app.get(

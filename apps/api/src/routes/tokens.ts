@@ -3,6 +3,7 @@ import {
   collectionFacts,
   collectionIdsMatching,
   findTokenByName,
+  lootboxStatusChangesAt,
   tokenBalances,
   tokensOfCollections,
   tokensOfLootbox,
@@ -127,10 +128,14 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: CollectionPairQuery,
         response: { 200: One(CollectionFacts), ...ERRORS },
       },
-      config: { cacheSeconds: 15 },
+      config: { readCache: true, cacheSeconds: 15 },
     },
     async (request) => {
-      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, now());
+      const at = now();
+      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, at);
+      // The lootbox's status is the only part that moves with the clock: cached until it can change.
+      const changesAt = lootboxStatusChangesAt(lootbox, at);
+      if (changesAt !== null) request.cacheUntil = changesAt;
       const facts = await collectionFacts(db, lootbox.collectionId);
       if (!facts) {
         throw new ApiError(

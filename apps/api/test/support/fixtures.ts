@@ -376,10 +376,17 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-export async function createHarness(options: { readDb?: (db: Db) => Db } = {}): Promise<ApiHarness> {
+export async function createHarness(
+  options: { readDb?: (db: Db) => Db; clock?: () => Date } = {},
+): Promise<ApiHarness> {
   const test = await createTestDatabase();
   const readDb = options.readDb?.(test.db);
-  const app = await buildApp({ db: test.db, ...(readDb ? { readDb } : {}), network: 'local' });
+  const app = await buildApp({
+    db: test.db,
+    ...(readDb ? { readDb } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    network: 'local',
+  });
   const key = (await createApiKey(test.db, { name: 'test' })).key;
   return {
     test,

@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { CollectionOffersTable } from '../../schema';
 import {
-  fetchPage,
+  fetchPageUntil,
   iso,
   NATIVE_COIN,
   type Page,
@@ -95,18 +95,35 @@ function bidsUnion(tokenWhere: RawBuilder<unknown>, collectionWhere: RawBuilder<
   ) b`;
 }
 
+/**
+ * A page of live bids and until when it holds at this read version (epoch ms; null: until the next
+ * write): the first expiry among every live bid the filter matches. A bid only ever stops being live
+ * with time (expiry), never starts to, so no page of the filter changes before then.
+ */
+export interface BidPage {
+  page: Page<Bid>;
+  until: number | null;
+}
+
+/** Every live bid `relation` holds, counted, and when the first of them expires. */
+const countBids = (relation: RawBuilder<unknown>) =>
+  sql<{ total: number; until: Date | null }>`
+    SELECT count(*)::int AS total, min(b.expiration_time) AS until FROM ${relation}`;
+
 function bidPage(
   db: Db,
   relation: RawBuilder<unknown>,
   keys: PageKey<BidRow>[],
   request: PageRequest,
-): Promise<Page<Bid>> {
-  return fetchPage(
+  now: Date,
+): Promise<BidPage> {
+  return fetchPageUntil(
     db,
     {
       keys,
       rows: (p) => sql<BidRow>`SELECT * FROM ${relation} WHERE ${p.after()} ORDER BY ${p.order} ${p.window}`,
-      count: sql`SELECT count(*)::int AS total FROM ${relation}`,
+      count: countBids(relation),
+      now,
       map: toBid,
     },
     request,
@@ -126,9 +143,9 @@ export function bidsOfCollections(
   collectionIds: string[],
   request: PageRequest,
   now: Date = new Date(),
-): Promise<Page<Bid>> {
+): Promise<BidPage> {
   const where = sql`collection_id = ANY(${collectionIds})`;
-  return fetchPage(
+  return fetchPageUntil(
     db,
     {
       keys: HIGHEST,
@@ -139,7 +156,8 @@ export function bidsOfCollections(
           return sql`SELECT * FROM ${bidsUnion(one, one, now)} WHERE ${p.after()} ORDER BY ${p.order} LIMIT ${p.reach}`;
         })} b
          ORDER BY ${p.order} ${p.window}`,
-      count: sql`SELECT count(*)::int AS total FROM ${bidsUnion(where, where, now)}`,
+      count: countBids(bidsUnion(where, where, now)),
+      now,
       map: toBid,
     },
     request,
@@ -165,9 +183,9 @@ export function bidsOfBuyer(
   buyer: string,
   request: PageRequest,
   now: Date = new Date(),
-): Promise<Page<Bid>> {
+): Promise<BidPage> {
   const where = sql`buyer = ${buyer}`;
-  return bidPage(db, bidsUnion(where, where, now), NEWEST, request);
+  return bidPage(db, bidsUnion(where, where, now), NEWEST, request, now);
 }
 
 /** The best live bid on a token: its own offers or its collection's offers (a subquery). */

@@ -52,6 +52,20 @@ export function lootboxStatus(
   return 'active';
 }
 
+/**
+ * When the status lootboxStatus gives at `now` can next change with the clock alone (mint start,
+ * then mint end), in epoch ms; null when it cannot. Supply changes are writes, not the clock.
+ */
+export function lootboxStatusChangesAt(
+  lootbox: Pick<Lootbox, 'mintStart' | 'mintEnd'>,
+  now: Date,
+): number | null {
+  const start = Date.parse(lootbox.mintStart);
+  if (now.getTime() < start) return start;
+  const end = lootbox.mintEnd === null ? null : Date.parse(lootbox.mintEnd);
+  return end !== null && now.getTime() < end ? end : null;
+}
+
 export function toLootbox(r: LootboxRow, now = new Date()): Lootbox {
   return {
     lootboxId: r.lootbox_id,
