@@ -9,6 +9,11 @@ import { type Kysely, sql } from 'kysely';
  * - live offers of a collection (active and not yet expired) are found by expiry, not by reading every
  *   active offer: an offer stays 'active' after it expires, and on the devnet chains most do, so the
  *   (collection, price) index made bids-by-collection visit every offer ever left open.
+ * - token search's trigram GiST index gets 256-byte signatures (the default is 12): an internal
+ *   page's signature is the union of its names' trigrams, and at 12 bytes every bit is set, so a
+ *   nearest-first walk for a similar or containing name could prune nothing and read most of the
+ *   index; at 256 bytes 'wizard', 'pixel wi' or 'koalas' read 2.5-3x fewer pages (100k chain), and
+ *   the index is no larger.
  */
 const UP = [
   `CREATE INDEX IF NOT EXISTS tokens_collection_name_live
@@ -19,9 +24,17 @@ const UP = [
      ON token_offers (collection_id, expiration_time) WHERE status = 'active'`,
   `CREATE INDEX IF NOT EXISTS collection_offers_live_collection
      ON collection_offers (collection_id, expiration_time) WHERE status = 'active'`,
+  `CREATE INDEX IF NOT EXISTS tokens_name_trgm_gist_256
+     ON tokens USING gist (token_name gist_trgm_ops(siglen = 256)) WHERE NOT is_burned`,
+  'DROP INDEX IF EXISTS tokens_name_trgm_gist',
+  'ALTER INDEX tokens_name_trgm_gist_256 RENAME TO tokens_name_trgm_gist',
 ];
 
 const DOWN = [
+  `CREATE INDEX IF NOT EXISTS tokens_name_trgm_gist_12
+     ON tokens USING gist (token_name gist_trgm_ops) WHERE NOT is_burned`,
+  'DROP INDEX IF EXISTS tokens_name_trgm_gist',
+  'ALTER INDEX tokens_name_trgm_gist_12 RENAME TO tokens_name_trgm_gist',
   'DROP INDEX IF EXISTS collection_offers_live_collection',
   'DROP INDEX IF EXISTS token_offers_live_collection',
   'CREATE INDEX IF NOT EXISTS tokens_collection_name_plain ON tokens (collection_id, token_name, token_data_id)',
