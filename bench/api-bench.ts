@@ -2,7 +2,7 @@
  * API read-path benchmark (run: `pnpm --filter @mdq/bench bench:api`; `--count N` for the chain
  * size, default 1,000,000; `--quick` for a 20,000-transaction chain and short runs; `--seconds S`
  * per measurement; `--workers N` API processes; `--cache-entries 0` without the response cache;
- * `--only TEXT` endpoints whose name contains TEXT; `--connections 10,50`). Loads every GET endpoint of the spec with autocannon
+ * `--only A,B` endpoints whose name contains A or B; `--connections 10,50`). Loads every GET endpoint of the spec with autocannon
  * at 10 and 50 connections, each request drawing its parameters from a mix sampled from the
  * database (many tokens, wallets, collections, lootboxes, pages and search texts, not one hot URL).
  *
@@ -287,7 +287,9 @@ endpoints.push({
   group: 'other',
   paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`),
 });
-const selected = values.only ? endpoints.filter((e) => e.name.includes(values.only as string)) : endpoints;
+// --only a,b: the endpoints whose name contains any of the comma-separated texts.
+const only = values.only?.split(',').filter((text) => text !== '');
+const selected = only ? endpoints.filter((e) => only.some((text) => e.name.includes(text))) : endpoints;
 
 // ---------------------------------------------------------------- servers
 const keyDb = createDb(database.url, { max: 1 });
