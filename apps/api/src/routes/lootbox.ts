@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { lootboxRevenue, lootboxTiers, raritiesOfCollections } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../lib/paging';
-import { collectionIdsOf, lootboxById, lootboxByName } from '../lib/resolve';
+import { inKnownCollections, lootboxById, lootboxByName } from '../lib/resolve';
 import { ERRORS, ListOf, One } from '../schemas/common';
 import {
   LootboxDetail,
@@ -94,8 +94,12 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
       config: { readCache: true, cacheSeconds: 30 },
     },
     async (request) => {
-      const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);
-      return raritiesOfCollections(db, ids, pageOf(request));
+      const collections = { creator: request.query.creator, name: request.query.collection };
+      return inKnownCollections(
+        db,
+        collections,
+        await raritiesOfCollections(db, collections, pageOf(request)),
+      );
     },
   );
 }

@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
-import { collectionIdsOfPairOrLootbox } from '../lib/resolve';
+import { collectionsOfPairOrLootbox, inKnownCollections } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import { ActivityEntry, Bid, ERRORS, ListingCard, ListOf, One } from '../schemas/common';
 import {
@@ -105,8 +105,12 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       config: { readCache: true },
     },
     async (request) => {
-      const ids = await collectionIdsOfPairOrLootbox(db, request.query);
-      return listingsOfCollections(db, ids, pageOf(request));
+      const collections = await collectionsOfPairOrLootbox(db, request.query);
+      return inKnownCollections(
+        db,
+        collections,
+        await listingsOfCollections(db, collections, pageOf(request)),
+      );
     },
   );
 
@@ -122,8 +126,9 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       config: { readCache: true },
     },
     async (request) => {
-      const ids = await collectionIdsOfPairOrLootbox(db, request.query);
-      const { page, until } = await bidsOfCollections(db, ids, pageOf(request), now());
+      const collections = await collectionsOfPairOrLootbox(db, request.query);
+      const { page, until } = await bidsOfCollections(db, collections, pageOf(request), now());
+      await inKnownCollections(db, collections, page);
       // Bids expire with the clock: cached until the first live one does.
       if (until !== null) request.cacheUntil = until;
       return page;

@@ -12,7 +12,7 @@ import {
 } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../lib/paging';
-import { collectionIdsOf, lootboxById, lootboxByName } from '../lib/resolve';
+import { inKnownCollections, lootboxById, lootboxByName } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import { ActivityEntry, ERRORS, ListOf, One, TokenSummary } from '../schemas/common';
 import {
@@ -97,8 +97,8 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       config: { readCache: true },
     },
     async (request) => {
-      const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);
-      return tokensOfCollections(db, ids, pageOf(request));
+      const collections = { creator: request.query.creator, name: request.query.collection };
+      return inKnownCollections(db, collections, await tokensOfCollections(db, collections, pageOf(request)));
     },
   );
 

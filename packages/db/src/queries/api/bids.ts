@@ -2,6 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { CollectionOffersTable } from '../../schema';
 import {
+  type CollectionSet,
+  collectionIdArray,
   fetchPageUntil,
   iso,
   NATIVE_COIN,
@@ -140,18 +142,18 @@ const HIGHEST: PageKey<BidRow>[] = [
 /** Live bids on collections (token and collection offers), highest price first. */
 export function bidsOfCollections(
   db: Db,
-  collectionIds: string[],
+  collections: CollectionSet,
   request: PageRequest,
   now: Date = new Date(),
 ): Promise<BidPage> {
-  const where = sql`collection_id = ANY(${collectionIds})`;
+  const where = sql`collection_id = ANY(${collectionIdArray(collections)})`;
   return fetchPageUntil(
     db,
     {
       keys: HIGHEST,
       // Each collection's page from its two (collection, price) indexes, merged in price order.
       rows: (p) => sql<BidRow>`
-        SELECT b.* FROM ${perCollection(collectionIds, (id) => {
+        SELECT b.* FROM ${perCollection(collections, (id) => {
           const one = sql`collection_id = ${id}`;
           return sql`SELECT * FROM ${bidsUnion(one, one, now)} WHERE ${p.after()} ORDER BY ${p.order} LIMIT ${p.reach}`;
         })} b

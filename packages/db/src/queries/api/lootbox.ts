@@ -1,7 +1,16 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { LootboxesTable } from '../../schema';
-import { fetchPage, iso, type Page, type PageKey, type PageRequest, perCollection } from './pagination';
+import {
+  type CollectionSet,
+  collectionIdArray,
+  fetchPage,
+  iso,
+  type Page,
+  type PageKey,
+  type PageRequest,
+  perCollection,
+} from './pagination';
 
 export type LootboxStatus = 'upcoming' | 'active' | 'sold_out' | 'ended';
 
@@ -203,7 +212,7 @@ const RARITY_KEYS: PageKey<RarityRow>[] = [
 /** The worker's OpenRarity rows of collections, rarest first (each from the (collection, rank) index). */
 export function raritiesOfCollections(
   db: Db,
-  collectionIds: string[],
+  collections: CollectionSet,
   request: PageRequest,
 ): Promise<Page<TokenRarityEntry>> {
   return fetchPage(
@@ -213,14 +222,14 @@ export function raritiesOfCollections(
       rows: (p) => sql<RarityRow>`
         SELECT r.token_data_id, t.token_name, r.collection_id, r.rank, r.score, r.trait_count, r.computed_at
           FROM ${perCollection(
-            collectionIds,
+            collections,
             (id) => sql`
               SELECT * FROM token_rarity r WHERE r.collection_id = ${id} AND ${p.after()}
                ORDER BY ${p.order} LIMIT ${p.reach}`,
           )} r
           LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
          ORDER BY ${p.order} ${p.window}`,
-      count: sql`SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIds})`,
+      count: sql`SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIdArray(collections)})`,
       map: (r) => ({
         tokenId: r.token_data_id,
         tokenName: r.token_name,

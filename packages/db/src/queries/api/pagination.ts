@@ -127,6 +127,20 @@ export function orderOf(keys: readonly SortKey[]): RawBuilder<unknown> {
 }
 
 /**
+ * The collections a per-collection list reads: their ids, or the (creator, name) pair that names
+ * them, resolved inside the list's own statements (one round trip instead of two).
+ */
+export type CollectionSet = readonly string[] | { creator: string; name: string };
+
+/** The ids of `set`, as an array expression (`column = ANY(...)` keeps the index plans of a literal array). */
+export function collectionIdArray(set: CollectionSet): RawBuilder<string[]> {
+  return 'creator' in set
+    ? sql<string[]>`ARRAY(SELECT collection_id FROM collections
+                           WHERE creator_address = ${set.creator} AND collection_name = ${set.name})`
+    : sql<string[]>`${set}::text[]`;
+}
+
+/**
  * Rows of several collections in one page order without sorting all of them: `branch` reads one
  * collection's rows (its parameter is that collection's id) in the page order, cut at the page's
  * reach, so it is a range of that collection's ordered index; the outer statement orders their
@@ -134,10 +148,10 @@ export function orderOf(keys: readonly SortKey[]): RawBuilder<unknown> {
  * (collection_id, ...) index and made a page read, and sort, every row of the collection.
  */
 export function perCollection(
-  collectionIds: readonly string[],
+  collections: CollectionSet,
   branch: (collectionId: RawBuilder<string>) => RawBuilder<unknown>,
 ): RawBuilder<unknown> {
-  return sql`unnest(${collectionIds}::text[]) AS per_collection(id) CROSS JOIN LATERAL (${branch(sql`per_collection.id`)})`;
+  return sql`unnest(${collectionIdArray(collections)}) AS per_collection(id) CROSS JOIN LATERAL (${branch(sql`per_collection.id`)})`;
 }
 
 /** A sort key of a paged list, with the output column that holds its value in each row. */

@@ -1,6 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import {
+  type CollectionSet,
+  collectionIdArray,
   fetchPage,
   orderOf,
   type Page,
@@ -46,7 +48,7 @@ function tokenPage(
 /** Live tokens of collections by name, each collection's page read from tokens_collection_name. */
 export function tokensOfCollections(
   db: Db,
-  collectionIds: string[],
+  collections: CollectionSet,
   request: PageRequest,
 ): Promise<Page<TokenSummary>> {
   return fetchPage(
@@ -56,7 +58,7 @@ export function tokensOfCollections(
       rows: (p) => sql<TokenRecord>`
         SELECT ${TOKEN_COLUMNS}
           FROM ${perCollection(
-            collectionIds,
+            collections,
             (id) => sql`
               SELECT * FROM tokens t WHERE t.collection_id = ${id} AND NOT t.is_burned AND ${p.after()}
                ORDER BY ${p.order} LIMIT ${p.reach}`,
@@ -64,7 +66,7 @@ export function tokensOfCollections(
           LEFT JOIN collections c ON c.collection_id = t.collection_id
          ORDER BY ${p.order} ${p.window}`,
       count: sql`SELECT count(*)::int AS total FROM tokens t
-                  WHERE t.collection_id = ANY(${collectionIds}) AND NOT t.is_burned`,
+                  WHERE t.collection_id = ANY(${collectionIdArray(collections)}) AND NOT t.is_burned`,
       map: toTokenSummary,
     },
     request,
