@@ -34,6 +34,20 @@ const CACHED = [
   `/token-collection-by-lootbox-creator?creator=${CREATOR}&collection=Cats`,
 ];
 
+/** The collection Cats (lootbox 7, minting from `mintStart`) and its token Cat #1. */
+async function seedCats(h: ApiHarness, mintStart: string): Promise<void> {
+  await h.fx.collection({ id: COLLECTION, creator: CREATOR, name: 'Cats', lootboxId: 7 });
+  await h.fx.lootbox({ id: 7, creator: CREATOR, name: 'Cats', collectionId: COLLECTION, mintStart });
+  await h.fx.token({
+    id: TOKEN,
+    collectionId: COLLECTION,
+    creator: CREATOR,
+    collection: 'Cats',
+    name: 'Cat #1',
+    lootboxId: 7,
+  });
+}
+
 describe('version-keyed response cache', () => {
   let h: ApiHarness;
   let hidden: pg.Client;
@@ -41,22 +55,7 @@ describe('version-keyed response cache', () => {
   beforeAll(async () => {
     h = await createHarness();
     const { fx, test } = h;
-    await fx.collection({ id: COLLECTION, creator: CREATOR, name: 'Cats', lootboxId: 7 });
-    await fx.lootbox({
-      id: 7,
-      creator: CREATOR,
-      name: 'Cats',
-      collectionId: COLLECTION,
-      mintStart: '2026-01-01T00:00:00Z',
-    });
-    await fx.token({
-      id: TOKEN,
-      collectionId: COLLECTION,
-      creator: CREATOR,
-      collection: 'Cats',
-      name: 'Cat #1',
-      lootboxId: 7,
-    });
+    await seedCats(h, '2026-01-01T00:00:00Z');
     await fx.ownership({ tokenId: TOKEN, owner: OWNER, collectionId: COLLECTION });
     await fx.attribute(TOKEN, COLLECTION, 'fur', 'black');
     await fx.tokenActivity({ version: 1, kind: 'mint', tokenId: TOKEN, collectionId: COLLECTION, to: OWNER });
@@ -204,21 +203,7 @@ describe('version-keyed response cache on routes that also move with the clock',
   beforeAll(async () => {
     h = await createHarness({ clock: () => clock });
     const { fx } = h;
-    await fx.collection({ id: COLLECTION, creator: CREATOR, name: 'Cats', lootboxId: 7 });
-    await fx.lootbox({
-      id: 7,
-      creator: CREATOR,
-      name: 'Cats',
-      collectionId: COLLECTION,
-      mintStart: expires,
-    });
-    await fx.token({
-      id: TOKEN,
-      collectionId: COLLECTION,
-      creator: CREATOR,
-      collection: 'Cats',
-      name: 'Cat #1',
-    });
+    await seedCats(h, expires);
     await fx.tokenOffer({
       id: 'soon',
       tokenId: TOKEN,
