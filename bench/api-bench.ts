@@ -292,7 +292,8 @@ endpoints.push({
   group: 'other',
   paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`),
 });
-const only = values.only?.split(',');
+// --only a,b: the endpoints whose name contains any of the comma-separated texts.
+const only = values.only?.split(',').filter((text) => text !== '');
 const selected = only ? endpoints.filter((e) => only.some((text) => e.name.includes(text))) : endpoints;
 
 // ---------------------------------------------------------------- servers

@@ -32,7 +32,24 @@ const CACHED = [
   '/rankings/daily-picks',
   '/rankings/top-collections',
   `/rarities-by-collection?creator=${CREATOR}&collection=Cats`,
+  `/market/bids-by-collection?creator=${CREATOR}&collection=Cats`,
+  `/market/user-bids?address=${BUYER}`,
+  `/token-collection-by-lootbox-creator?creator=${CREATOR}&collection=Cats`,
 ];
+
+/** The collection Cats (lootbox 7, minting from `mintStart`) and its token Cat #1. */
+async function seedCats(h: ApiHarness, mintStart: string): Promise<void> {
+  await h.fx.collection({ id: COLLECTION, creator: CREATOR, name: 'Cats', lootboxId: 7 });
+  await h.fx.lootbox({ id: 7, creator: CREATOR, name: 'Cats', collectionId: COLLECTION, mintStart });
+  await h.fx.token({
+    id: TOKEN,
+    collectionId: COLLECTION,
+    creator: CREATOR,
+    collection: 'Cats',
+    name: 'Cat #1',
+    lootboxId: 7,
+  });
+}
 
 describe('version-keyed response cache', () => {
   let h: ApiHarness;
@@ -41,22 +58,7 @@ describe('version-keyed response cache', () => {
   beforeAll(async () => {
     h = await createHarness();
     const { fx, test } = h;
-    await fx.collection({ id: COLLECTION, creator: CREATOR, name: 'Cats', lootboxId: 7 });
-    await fx.lootbox({
-      id: 7,
-      creator: CREATOR,
-      name: 'Cats',
-      collectionId: COLLECTION,
-      mintStart: '2026-01-01T00:00:00Z',
-    });
-    await fx.token({
-      id: TOKEN,
-      collectionId: COLLECTION,
-      creator: CREATOR,
-      collection: 'Cats',
-      name: 'Cat #1',
-      lootboxId: 7,
-    });
+    await seedCats(h, '2026-01-01T00:00:00Z');
     await fx.ownership({ tokenId: TOKEN, owner: OWNER, collectionId: COLLECTION });
     await fx.attribute(TOKEN, COLLECTION, 'fur', 'black');
     await fx.tokenActivity({ version: 1, kind: 'mint', tokenId: TOKEN, collectionId: COLLECTION, to: OWNER });
@@ -81,6 +83,14 @@ describe('version-keyed response cache', () => {
       price: '90',
       seller: OWNER,
       buyer: BUYER,
+    });
+    await fx.tokenOffer({
+      id: 'o1',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      buyer: BUYER,
+      price: '80',
+      version: 3,
     });
     for (const ranking of ['trending', 'daily_picks', 'top'] as const) {
       await test.db
@@ -136,7 +146,8 @@ describe('version-keyed response cache', () => {
     // Every row a cached route reads disappears without touching the version.
     await hidden.query(`DELETE FROM listings; DELETE FROM marketplace_activities; DELETE FROM token_activities;
       DELETE FROM token_ownerships; DELETE FROM token_attributes; DELETE FROM token_rarity;
-      DELETE FROM ranking_snapshots; DELETE FROM tokens; DELETE FROM collections; DELETE FROM lootboxes`);
+      DELETE FROM ranking_snapshots; DELETE FROM tokens; DELETE FROM collections; DELETE FROM lootboxes;
+      DELETE FROM token_offers`);
     for (const url of CACHED) {
       const response = await h.get(url);
       expect(response.statusCode, url).toBe(200);
@@ -243,5 +254,77 @@ describe('a cached answer that moves with the clock', () => {
       mintStart: new Date(clock + 3_600_000).toISOString(),
     });
     expect(await at(clock)).toEqual({ status: 'upcoming', upcoming: 1, upcomingTotal: 1 });
+  });
+});
+
+describe('version-keyed response cache on routes that also move with the clock', () => {
+  let h: ApiHarness;
+  let clock = new Date('2026-06-01T00:00:00Z');
+  const expires = '2026-06-01T00:01:00Z';
+
+  beforeAll(async () => {
+    h = await createHarness({ clock: () => clock });
+    const { fx } = h;
+    await seedCats(h, expires);
+    await fx.tokenOffer({
+      id: 'soon',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      buyer: BUYER,
+      price: '80',
+      version: 1,
+      expires,
+    });
+    await fx.tokenOffer({
+      id: 'open',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      buyer: BUYER,
+      price: '70',
+      version: 2,
+    });
+    await h.test.db
+      .insertInto('indexer_checkpoints')
+      .values({ name: 'default', last_version: 2, last_timestamp: null })
+      .execute();
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('a bid that expires leaves the cached lists at its expiry, with no write in between', async () => {
+    const offers = async (url: string) => {
+      const response = await h.get(url);
+      expect(response.statusCode, url).toBe(200);
+      const body = response.json() as { data: { offerId: string }[]; pagination: { total: number } };
+      return { ids: body.data.map((b) => b.offerId), total: body.pagination.total };
+    };
+    const urls = [
+      `/market/bids-by-collection?creator=${CREATOR}&collection=Cats`,
+      `/market/user-bids?address=${BUYER}`,
+    ];
+    clock = new Date('2026-06-01T00:00:00Z');
+    for (const url of urls) {
+      expect(await offers(url), url).toEqual({
+        ids: url.includes('user-bids') ? ['open', 'soon'] : ['soon', 'open'],
+        total: 2,
+      });
+      // Asked again at the same version and before the expiry: the same answer.
+      expect((await offers(url)).total, url).toBe(2);
+    }
+    clock = new Date(expires);
+    for (const url of urls) expect(await offers(url), url).toEqual({ ids: ['open'], total: 1 });
+  });
+
+  it("the lootbox collection's status moves from upcoming to active at mint start", async () => {
+    const url = `/token-collection-by-lootbox-creator?creator=${CREATOR}&collection=Cats`;
+    const status = async () =>
+      ((await h.get(url)).json() as { data: { lootbox: { status: string } } }).data.lootbox.status;
+    clock = new Date('2026-06-01T00:00:00Z');
+    expect(await status()).toBe('upcoming');
+    expect(await status()).toBe('upcoming');
+    clock = new Date(expires);
+    expect(await status()).toBe('active');
   });
 });

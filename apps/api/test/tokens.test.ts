@@ -159,10 +159,21 @@ describe('token routes', () => {
     expect(bad.json().message).toContain("'cursor'");
   });
 
-  it('tokens-by-collection 404s an unknown collection', async () => {
-    const res = await h.get(`/tokens-by-collection?creator=${CREATOR}&collection=Dogs`);
-    expect(res.statusCode).toBe(404);
-    expect(res.json().code).toBe('COLLECTION_NOT_FOUND');
+  it('the collection lists 404 an unknown collection, and answer an empty page past the end of a known one', async () => {
+    // The pair is resolved inside each list's statement; the name is looked up only for an empty page.
+    for (const route of [
+      '/tokens-by-collection',
+      '/rarities-by-collection',
+      '/market/listings-by-collection',
+      '/market/bids-by-collection',
+    ]) {
+      const res = await h.get(`${route}?creator=${CREATOR}&collection=Dogs`);
+      expect(res.statusCode, route).toBe(404);
+      expect(res.json().code, route).toBe('COLLECTION_NOT_FOUND');
+      const past = await h.get(`${route}?creator=${CREATOR}&collection=Cats&page=50`);
+      expect(past.statusCode, route).toBe(200);
+      expect(past.json().data, route).toEqual([]);
+    }
   });
 
   it('tokens-by-lootbox and tokens-by-lootbox-creator list the lootbox tokens', async () => {

@@ -15,6 +15,7 @@ import * as readpathBalancePage from './migrations/2026-11-24T1250_readpath_bala
 import * as feedRankingChanges from './migrations/2026-11-25T1000_feed_ranking_changes';
 import * as readpathReadIndexes from './migrations/2026-11-25T1200_readpath_read_indexes';
 import * as traitsKeptCounts from './migrations/2026-11-26T1000_traits_kept_counts';
+import * as readpathCollectionPages from './migrations/2026-11-26T1100_readpath_collection_pages';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25T1000_feed_ranking_changes': feedRankingChanges,
   '2026-11-25T1200_readpath_read_indexes': readpathReadIndexes,
   '2026-11-26T1000_traits_kept_counts': traitsKeptCounts,
+  '2026-11-26T1100_readpath_collection_pages': readpathCollectionPages,
 };
 
 export class MigrationError extends Error {

@@ -1,4 +1,5 @@
 import {
+  type CollectionSet,
   type Db,
   findCollections,
   findLootbox,
@@ -40,6 +41,36 @@ export async function lootboxByName(
 
 export async function lootboxById(db: Db, lootboxId: number, now?: Date): Promise<Lootbox> {
   return foundLootbox(await findLootboxById(db, lootboxId, now), { lootboxId });
+}
+
+/**
+ * A page read through a (creator, name) CollectionSet is empty both when no collection has that
+ * name and when the page is past the end: only then is the name looked up, so that the first case
+ * is still a 404 naming it while a page with rows costs its one statement.
+ */
+export async function inKnownCollections<P extends { data: unknown[] }>(
+  db: Db,
+  collections: CollectionSet,
+  page: P,
+): Promise<P> {
+  if (page.data.length === 0 && 'creator' in collections) {
+    await collectionIdsOf(db, collections.creator, collections.name);
+  }
+  return page;
+}
+
+/**
+ * The market routes' rule as the collections a list reads: the pair (creator, collection),
+ * resolved inside the list's own statement (see inKnownCollections), or lootboxId.
+ */
+export async function collectionsOfPairOrLootbox(
+  db: Db,
+  query: { creator?: string | undefined; collection?: string | undefined; lootboxId?: number | undefined },
+): Promise<CollectionSet> {
+  if (query.creator !== undefined && query.collection !== undefined) {
+    return { creator: query.creator, name: query.collection };
+  }
+  return collectionIdsOfPairOrLootbox(db, query);
 }
 
 /** The market routes' rule: the pair (creator, collection) or lootboxId. */

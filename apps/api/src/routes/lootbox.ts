@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { findLootboxWithTiers, lootboxRevenue, lootboxStatusChangesAt, raritiesOfCollections } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../lib/paging';
-import { collectionIdsOf, foundLootbox } from '../lib/resolve';
+import { foundLootbox, inKnownCollections } from '../lib/resolve';
 import { ERRORS, ListOf, One } from '../schemas/common';
 import {
   LootboxDetail,
@@ -101,8 +101,12 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
       config: { readCache: true, cacheSeconds: 30 },
     },
     async (request) => {
-      const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);
-      return raritiesOfCollections(db, ids, pageOf(request));
+      const collections = { creator: request.query.creator, name: request.query.collection };
+      return inKnownCollections(
+        db,
+        collections,
+        await raritiesOfCollections(db, collections, pageOf(request)),
+      );
     },
   );
 }

@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
-import { collectionIdsOfPairOrLootbox } from '../lib/resolve';
+import { collectionsOfPairOrLootbox, inKnownCollections } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import { ActivityEntry, Bid, ERRORS, ListingCard, ListOf, One } from '../schemas/common';
 import {
@@ -105,8 +105,12 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       config: { readCache: true },
     },
     async (request) => {
-      const ids = await collectionIdsOfPairOrLootbox(db, request.query);
-      return listingsOfCollections(db, ids, pageOf(request));
+      const collections = await collectionsOfPairOrLootbox(db, request.query);
+      return inKnownCollections(
+        db,
+        collections,
+        await listingsOfCollections(db, collections, pageOf(request)),
+      );
     },
   );
 
@@ -119,10 +123,15 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: PairOrLootboxQuery,
         response: { 200: ListOf(Bid), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
-      const ids = await collectionIdsOfPairOrLootbox(db, request.query);
-      return bidsOfCollections(db, ids, pageOf(request), now());
+      const collections = await collectionsOfPairOrLootbox(db, request.query);
+      const { page, until } = await bidsOfCollections(db, collections, pageOf(request), now());
+      await inKnownCollections(db, collections, page);
+      // Bids expire with the clock: cached until the first live one does.
+      if (until !== null) request.cacheUntil = until;
+      return page;
     },
   );
 
@@ -211,8 +220,13 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: UserPageQuery,
         response: { 200: ListOf(Bid), ...ERRORS },
       },
+      config: { readCache: true },
     },
-    async (request) => bidsOfBuyer(db, request.query.address, pageOf(request), now()),
+    async (request) => {
+      const { page, until } = await bidsOfBuyer(db, request.query.address, pageOf(request), now());
+      if (until !== null) request.cacheUntil = until;
+      return page;
+    },
   );
 
   app.get(

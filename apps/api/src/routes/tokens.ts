@@ -3,6 +3,7 @@ import {
   collectionFacts,
   collectionIdsMatching,
   findTokenByName,
+  lootboxStatusChangesAt,
   tokenBalances,
   tokensOfCollections,
   tokensOfLootbox,
@@ -11,7 +12,7 @@ import {
 } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../lib/paging';
-import { collectionIdsOf, lootboxById, lootboxByName } from '../lib/resolve';
+import { inKnownCollections, lootboxById, lootboxByName } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import { ActivityEntry, ERRORS, ListOf, One, TokenSummary } from '../schemas/common';
 import {
@@ -96,8 +97,8 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       config: { readCache: true },
     },
     async (request) => {
-      const ids = await collectionIdsOf(db, request.query.creator, request.query.collection);
-      return tokensOfCollections(db, ids, pageOf(request));
+      const collections = { creator: request.query.creator, name: request.query.collection };
+      return inKnownCollections(db, collections, await tokensOfCollections(db, collections, pageOf(request)));
     },
   );
 
@@ -127,10 +128,14 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: CollectionPairQuery,
         response: { 200: One(CollectionFacts), ...ERRORS },
       },
-      config: { cacheSeconds: 15 },
+      config: { readCache: true, cacheSeconds: 15 },
     },
     async (request) => {
-      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, now());
+      const at = now();
+      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, at);
+      // The lootbox's status is the only part that moves with the clock: cached until it can change.
+      const changesAt = lootboxStatusChangesAt(lootbox, at);
+      if (changesAt !== null) request.cacheUntil = changesAt;
       const facts = await collectionFacts(db, lootbox.collectionId);
       if (!facts) {
         throw new ApiError(

@@ -1,7 +1,17 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { CollectionOffersTable } from '../../schema';
-import { fetchPage, iso, NATIVE_COIN, type Page, type PageKey, type PageRequest } from './pagination';
+import {
+  type CollectionSet,
+  collectionIdArray,
+  fetchPageUntil,
+  iso,
+  NATIVE_COIN,
+  type Page,
+  type PageKey,
+  type PageRequest,
+  perCollection,
+} from './pagination';
 import type { ReadRow } from './read-row';
 
 /** A bid is a token offer or a collection offer (DESIGN), active until filled, cancelled or expired. */
@@ -87,18 +97,35 @@ function bidsUnion(tokenWhere: RawBuilder<unknown>, collectionWhere: RawBuilder<
   ) b`;
 }
 
+/**
+ * A page of live bids and until when it holds at this read version (epoch ms; null: until the next
+ * write): the first expiry among every live bid the filter matches. A bid only ever stops being live
+ * with time (expiry), never starts to, so no page of the filter changes before then.
+ */
+export interface BidPage {
+  page: Page<Bid>;
+  until: number | null;
+}
+
+/** Every live bid `relation` holds, counted, and when the first of them expires. */
+const countBids = (relation: RawBuilder<unknown>) =>
+  sql<{ total: number; until: Date | null }>`
+    SELECT count(*)::int AS total, min(b.expiration_time) AS until FROM ${relation}`;
+
 function bidPage(
   db: Db,
   relation: RawBuilder<unknown>,
   keys: PageKey<BidRow>[],
   request: PageRequest,
-): Promise<Page<Bid>> {
-  return fetchPage(
+  now: Date,
+): Promise<BidPage> {
+  return fetchPageUntil(
     db,
     {
       keys,
       rows: (p) => sql<BidRow>`SELECT * FROM ${relation} WHERE ${p.after()} ORDER BY ${p.order} ${p.window}`,
-      count: sql`SELECT count(*)::int AS total FROM ${relation}`,
+      count: countBids(relation),
+      now,
       map: toBid,
     },
     request,
@@ -115,12 +142,28 @@ const HIGHEST: PageKey<BidRow>[] = [
 /** Live bids on collections (token and collection offers), highest price first. */
 export function bidsOfCollections(
   db: Db,
-  collectionIds: string[],
+  collections: CollectionSet,
   request: PageRequest,
   now: Date = new Date(),
-): Promise<Page<Bid>> {
-  const where = sql`collection_id = ANY(${collectionIds})`;
-  return bidPage(db, bidsUnion(where, where, now), HIGHEST, request);
+): Promise<BidPage> {
+  const where = sql`collection_id = ANY(${collectionIdArray(collections)})`;
+  return fetchPageUntil(
+    db,
+    {
+      keys: HIGHEST,
+      // Each collection's page from its two (collection, price) indexes, merged in price order.
+      rows: (p) => sql<BidRow>`
+        SELECT b.* FROM ${perCollection(collections, (id) => {
+          const one = sql`collection_id = ${id}`;
+          return sql`SELECT * FROM ${bidsUnion(one, one, now)} WHERE ${p.after()} ORDER BY ${p.order} LIMIT ${p.reach}`;
+        })} b
+         ORDER BY ${p.order} ${p.window}`,
+      count: countBids(bidsUnion(where, where, now)),
+      now,
+      map: toBid,
+    },
+    request,
+  );
 }
 
 const NEWEST: PageKey<BidRow>[] = [
@@ -142,9 +185,9 @@ export function bidsOfBuyer(
   buyer: string,
   request: PageRequest,
   now: Date = new Date(),
-): Promise<Page<Bid>> {
+): Promise<BidPage> {
   const where = sql`buyer = ${buyer}`;
-  return bidPage(db, bidsUnion(where, where, now), NEWEST, request);
+  return bidPage(db, bidsUnion(where, where, now), NEWEST, request, now);
 }
 
 /** The best live bid on a token: its own offers or its collection's offers (a subquery). */

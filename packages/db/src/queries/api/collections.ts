@@ -92,12 +92,14 @@ export async function collectionFacts(db: Db, collectionId: string): Promise<Col
                AND ${nativeCoin('l.coin_type')}) AS floor_price,
            (SELECT count(*)::int FROM listings l
              WHERE l.collection_id = c.collection_id AND l.status = 'active') AS listed_count,
-           -- Counted from tokens, not the collection row: v2 collections carry no maintained supply.
-           (SELECT count(*) FILTER (WHERE NOT t.is_burned)::text FROM tokens t
-             WHERE t.collection_id = c.collection_id) AS live_supply,
-           (SELECT count(*)::text FROM tokens t WHERE t.collection_id = c.collection_id) AS minted_count,
-           f.volume, f.sales
+           s.live_supply, s.minted_count, f.volume, f.sales
       FROM collections c
+      -- Counted from tokens, not the collection row: v2 collections carry no maintained supply. One
+      -- index-only pass of tokens_collection_name (it carries is_burned) gives both counts.
+      CROSS JOIN LATERAL (
+        SELECT count(*) FILTER (WHERE NOT t.is_burned)::text AS live_supply, count(*)::text AS minted_count
+          FROM tokens t WHERE t.collection_id = c.collection_id
+      ) s
       CROSS JOIN LATERAL (
         SELECT sum(m.price) AS volume, count(*)::int AS sales FROM marketplace_activities m
          WHERE m.collection_id = c.collection_id

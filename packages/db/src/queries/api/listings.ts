@@ -2,6 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { ListingsTable, TokensTable } from '../../schema';
 import {
+  type CollectionSet,
+  collectionIdArray,
   fetchPage,
   iso,
   NATIVE_COIN,
@@ -9,6 +11,7 @@ import {
   type Page,
   type PageKey,
   type PageRequest,
+  perCollection,
 } from './pagination';
 import type { ReadRow } from './read-row';
 
@@ -220,16 +223,31 @@ export async function totalListingCards(db: Db, filter: ListingFilter): Promise<
   return rows[0]?.total ?? 0;
 }
 
-/** Active listings of collections, cheapest first (the collection / price index). */
+/** Active listings of collections, cheapest first (each from the collection / price index). */
 export function listingsOfCollections(
   db: Db,
-  collectionIds: string[],
+  collections: CollectionSet,
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
-  return listingPage(
+  return fetchPage(
     db,
-    sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIds}))`,
-    CHEAPEST,
+    {
+      keys: CHEAPEST,
+      rows: (p) => sql<ListingCardRow>`
+        SELECT ${LISTING_COLUMNS}
+          FROM ${perCollection(
+            collections,
+            (id) => sql`
+              SELECT * FROM listings l WHERE l.status = 'active' AND l.collection_id = ${id} AND ${p.after()}
+               ORDER BY ${p.order} LIMIT ${p.reach}`,
+          )} l
+          LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+         ORDER BY ${p.order} ${p.window}`,
+      count: countListings(
+        sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIdArray(collections)}))`,
+      ),
+      map: toListingCard,
+    },
     request,
   );
 }

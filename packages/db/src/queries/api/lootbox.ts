@@ -1,7 +1,16 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { LootboxesTable } from '../../schema';
-import { fetchPage, iso, type Page, type PageKey, type PageRequest } from './pagination';
+import {
+  type CollectionSet,
+  collectionIdArray,
+  fetchPage,
+  iso,
+  type Page,
+  type PageKey,
+  type PageRequest,
+  perCollection,
+} from './pagination';
 
 export type LootboxStatus = 'upcoming' | 'active' | 'sold_out' | 'ended';
 
@@ -50,6 +59,20 @@ export function lootboxStatus(
   if (BigInt(r.max_supply) > 0n && sold >= BigInt(r.max_supply)) return 'sold_out';
   if (r.mint_end && now >= r.mint_end) return 'ended';
   return 'active';
+}
+
+/**
+ * When the status lootboxStatus gives at `now` can next change with the clock alone (mint start,
+ * then mint end), in epoch ms; null when it cannot. Supply changes are writes, not the clock.
+ */
+export function lootboxStatusChangesAt(
+  lootbox: Pick<Lootbox, 'mintStart' | 'mintEnd'>,
+  now: Date,
+): number | null {
+  const start = Date.parse(lootbox.mintStart);
+  if (now.getTime() < start) return start;
+  const end = lootbox.mintEnd === null ? null : Date.parse(lootbox.mintEnd);
+  return end !== null && now.getTime() < end ? end : null;
 }
 
 export function toLootbox(r: LootboxRow, now = new Date()): Lootbox {
@@ -146,21 +169,6 @@ export async function findLootboxWithTiers(
   return row ? { ...toLootbox(row, now), tiers: toTiers(row.tiers) } : null;
 }
 
-/**
- * When the status of a lootbox (lootboxStatus) next changes with the clock alone: its mint start
- * or mint end, whichever comes first after `now`; null when neither is ahead. A sale-out changes
- * it too, but through a write, which the read version already follows.
- */
-export function lootboxStatusChangesAt(
-  lootbox: Pick<Lootbox, 'mintStart' | 'mintEnd'>,
-  now: Date,
-): number | null {
-  const ahead = [lootbox.mintStart, lootbox.mintEnd]
-    .map((at) => (at ? Date.parse(at) : Number.NaN))
-    .filter((at) => at > now.getTime());
-  return ahead.length > 0 ? Math.min(...ahead) : null;
-}
-
 export type Timeframe = '24h' | '7d' | '30d' | 'all';
 
 export const TIMEFRAME_HOURS: Record<Exclude<Timeframe, 'all'>, number> = {
@@ -244,10 +252,10 @@ const RARITY_KEYS: PageKey<RarityRow>[] = [
   { expr: sql`r.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
 ];
 
-/** The worker's OpenRarity rows of collections, rarest first (the (collection, rank) index). */
+/** The worker's OpenRarity rows of collections, rarest first (each from the (collection, rank) index). */
 export function raritiesOfCollections(
   db: Db,
-  collectionIds: string[],
+  collections: CollectionSet,
   request: PageRequest,
 ): Promise<Page<TokenRarityEntry>> {
   return fetchPage(
@@ -256,10 +264,15 @@ export function raritiesOfCollections(
       keys: RARITY_KEYS,
       rows: (p) => sql<RarityRow>`
         SELECT r.token_data_id, t.token_name, r.collection_id, r.rank, r.score, r.trait_count, r.computed_at
-          FROM token_rarity r LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
-         WHERE r.collection_id = ANY(${collectionIds}) AND ${p.after()}
+          FROM ${perCollection(
+            collections,
+            (id) => sql`
+              SELECT * FROM token_rarity r WHERE r.collection_id = ${id} AND ${p.after()}
+               ORDER BY ${p.order} LIMIT ${p.reach}`,
+          )} r
+          LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
          ORDER BY ${p.order} ${p.window}`,
-      count: sql`SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIds})`,
+      count: sql`SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIdArray(collections)})`,
       map: (r) => ({
         tokenId: r.token_data_id,
         tokenName: r.token_name,

@@ -126,6 +126,34 @@ export function orderOf(keys: readonly SortKey[]): RawBuilder<unknown> {
   );
 }
 
+/**
+ * The collections a per-collection list reads: their ids, or the (creator, name) pair that names
+ * them, resolved inside the list's own statements (one round trip instead of two).
+ */
+export type CollectionSet = readonly string[] | { creator: string; name: string };
+
+/** The ids of `set`, as an array expression (`column = ANY(...)` keeps the index plans of a literal array). */
+export function collectionIdArray(set: CollectionSet): RawBuilder<string[]> {
+  return 'creator' in set
+    ? sql<string[]>`ARRAY(SELECT collection_id FROM collections
+                           WHERE creator_address = ${set.creator} AND collection_name = ${set.name})`
+    : sql<string[]>`${set}::text[]`;
+}
+
+/**
+ * Rows of several collections in one page order without sorting all of them: `branch` reads one
+ * collection's rows (its parameter is that collection's id) in the page order, cut at the page's
+ * reach, so it is a range of that collection's ordered index; the outer statement orders their
+ * union and cuts the page. `collection_id = ANY(ids)` cannot be read in order from a
+ * (collection_id, ...) index and made a page read, and sort, every row of the collection.
+ */
+export function perCollection(
+  collections: CollectionSet,
+  branch: (collectionId: RawBuilder<string>) => RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  return sql`unnest(${collectionIdArray(collections)}) AS per_collection(id) CROSS JOIN LATERAL (${branch(sql`per_collection.id`)})`;
+}
+
 /** A sort key of a paged list, with the output column that holds its value in each row. */
 export interface PageKey<R> extends SortKey {
   field: keyof R & string;
@@ -151,8 +179,18 @@ export interface PageParts {
 export interface PagedList<R, T> {
   keys: readonly PageKey<R>[];
   rows(parts: PageParts): RawBuilder<R>;
-  /** A statement whose one row has `total`: every row the filters match, whatever the page. */
-  count: RawBuilder<{ total: number }>;
+  /**
+   * A statement whose one row has `total`: every row the filters match, whatever the page. A list
+   * whose rows move with the clock (`clock`) also gives `until`: when the first of them stops
+   * matching (null: none will before the next write).
+   */
+  count: RawBuilder<{ total: number; until?: Date | null }>;
+  /**
+   * The "now" the statements compare with, for a list whose rows stop matching as time passes and
+   * never start to (live bids): its total is then kept per read version apart from that parameter,
+   * and reused while now is before `until`.
+   */
+  now?: Date;
   /** `index`: the row's place on this page (0 for the first). */
   map(row: R, index: number): T;
   /** Lists paged by number only (a short ranking): no cursor is issued or read. */
@@ -165,17 +203,32 @@ export interface PagedList<R, T> {
  * may stand at the same version string), kept for the newest version seen only (a new version drops
  * the rest), and bounded.
  */
-const totals = new WeakMap<Db, { version: string; byStatement: Map<string, number> }>();
+interface Total {
+  total: number;
+  /** Epoch ms when the total stops being true at this version; null: not before a write. */
+  until: number | null;
+}
+const totals = new WeakMap<Db, { version: string; byStatement: Map<string, Total> }>();
 const MAX_TOTALS = 10_000;
 
-async function countOf(db: Db, count: RawBuilder<{ total: number }>, version: string | undefined) {
-  const run = async () => Number((await count.execute(db)).rows[0]?.total ?? 0);
+async function countOf(
+  db: Db,
+  count: PagedList<unknown, unknown>['count'],
+  version: string | undefined,
+  now: Date | undefined,
+): Promise<Total> {
+  const run = async (): Promise<Total> => {
+    const row = (await count.execute(db)).rows[0];
+    return { total: Number(row?.total ?? 0), until: row?.until ? new Date(row.until).getTime() : null };
+  };
   if (version === undefined) return run();
   const compiled = count.compile(db);
-  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  // The clock is not part of what the total counts: the same total holds until `until`.
+  const parameters = compiled.parameters.map((p) => (now !== undefined && p === now ? null : p));
+  const key = `${compiled.sql}\u0000${JSON.stringify(parameters)}`;
   let known = totals.get(db);
   const cached = known?.version === version ? known.byStatement.get(key) : undefined;
-  if (cached !== undefined) return cached;
+  if (cached && (cached.until === null || (now?.getTime() ?? 0) < cached.until)) return cached;
   const total = await run();
   if (!known || known.version !== version || known.byStatement.size >= MAX_TOTALS) {
     known = { version, byStatement: new Map() };
@@ -192,6 +245,18 @@ async function countOf(db: Db, count: RawBuilder<{ total: number }>, version: st
  * next cursor made from the sort-key columns of the last row. A forged cursor is a CursorError.
  */
 export async function fetchPage<R, T>(db: Db, list: PagedList<R, T>, request: PageRequest): Promise<Page<T>> {
+  return (await fetchPageUntil(db, list, request)).page;
+}
+
+/**
+ * fetchPage for a list that moves with the clock (`list.now`): also says until when the page is
+ * true at this read version (epoch ms; null: until the next write), for the response cache.
+ */
+export async function fetchPageUntil<R, T>(
+  db: Db,
+  list: PagedList<R, T>,
+  request: PageRequest,
+): Promise<{ page: Page<T>; until: number | null }> {
   const keyed = list.cursor !== false;
   const values = keyed && request.cursor ? decodeCursor(request.cursor, kindsOf(list.keys)) : null;
   const offset = values ? 0 : (request.page - 1) * request.limit;
@@ -201,15 +266,15 @@ export async function fetchPage<R, T>(db: Db, list: PagedList<R, T>, request: Pa
     window: sql`LIMIT ${request.limit + 1} OFFSET ${offset}`,
     reach: offset + request.limit + 1,
   };
-  const [{ rows }, total] = await Promise.all([
+  const [{ rows }, { total, until }] = await Promise.all([
     list.rows(parts).execute(db),
-    countOf(db, list.count, request.version),
+    countOf(db, list.count, request.version, list.now),
   ]);
   const keyOf = (row: R): CursorValue[] =>
     list.keys.map((k) => (row[k.field] ?? k.ifNull ?? null) as CursorValue);
   const page = toPage(rows, request, total, keyOf, list.map);
   if (!keyed) page.pagination.nextCursor = null;
-  return page;
+  return { page, until };
 }
 
 /** timestamptz → ISO-8601 UTC; null stays null. */

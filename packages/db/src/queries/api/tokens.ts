@@ -1,12 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import {
+  type CollectionSet,
+  collectionIdArray,
   fetchPage,
   orderOf,
   type Page,
   type PageKey,
   type PageParts,
   type PageRequest,
+  perCollection,
   type SortKey,
 } from './pagination';
 import { TOKEN_COLUMNS, type TokenRecord, type TokenSummary, toTokenSummary } from './token-rows';
@@ -42,12 +45,32 @@ function tokenPage(
   );
 }
 
+/** Live tokens of collections by name, each collection's page read from tokens_collection_name. */
 export function tokensOfCollections(
   db: Db,
-  collectionIds: string[],
+  collections: CollectionSet,
   request: PageRequest,
 ): Promise<Page<TokenSummary>> {
-  return tokenPage(db, sql`t.collection_id = ANY(${collectionIds})`, BY_NAME, request);
+  return fetchPage(
+    db,
+    {
+      keys: BY_NAME,
+      rows: (p) => sql<TokenRecord>`
+        SELECT ${TOKEN_COLUMNS}
+          FROM ${perCollection(
+            collections,
+            (id) => sql`
+              SELECT * FROM tokens t WHERE t.collection_id = ${id} AND NOT t.is_burned AND ${p.after()}
+               ORDER BY ${p.order} LIMIT ${p.reach}`,
+          )} t
+          LEFT JOIN collections c ON c.collection_id = t.collection_id
+         ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM tokens t
+                  WHERE t.collection_id = ANY(${collectionIdArray(collections)}) AND NOT t.is_burned`,
+      map: toTokenSummary,
+    },
+    request,
+  );
 }
 
 export function tokensOfLootbox(
