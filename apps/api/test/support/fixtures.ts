@@ -377,7 +377,7 @@ export interface ApiHarness {
 }
 
 export async function createHarness(
-  options: { readDb?: (db: Db) => Db; clock?: () => Date } = {},
+  options: { readDb?: (db: Db) => Db; clock?: () => Date; rateLimitPerMinute?: number } = {},
 ): Promise<ApiHarness> {
   const test = await createTestDatabase();
   const readDb = options.readDb?.(test.db);
@@ -385,6 +385,7 @@ export async function createHarness(
     db: test.db,
     ...(readDb ? { readDb } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.rateLimitPerMinute ? { rateLimit: { perMinute: options.rateLimitPerMinute } } : {}),
     network: 'local',
   });
   const key = (await createApiKey(test.db, { name: 'test' })).key;
