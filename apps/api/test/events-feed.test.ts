@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FeedEvent } from '@mdq/db';
+import type { FeedEvent, FeedKind } from '@mdq/db';
 import { FEED_RANKING_TOP, startWebhookDelivery } from '@mdq/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -29,7 +29,6 @@ describe('live event feed over a live devnet', () => {
   let live: LiveFeed;
   const receiver = new WebhookReceiver();
   let webhooks: { close(): Promise<void> } | null = null;
-  const reached = (events: FeedEvent[], version: number) => (events.at(-1)?.version ?? -1) >= version;
 
   beforeAll(async () => {
     live = await startLiveFeed({ seed: 21 });
@@ -68,26 +67,28 @@ describe('live event feed over a live devnet', () => {
     });
     expect(registered.status).toBe(201);
     receiver.secret = ((await registered.json()) as { data: { secret: string } }).data.secret;
-    // Complete: up to the last planned event's version, and every ranking move so far.
+    // Complete: up to the database's last event at the indexed tip, and every ranking move so far.
     const ranked = (events: FeedEvent[]) => rankingMovesOf(events).length >= rankings.expected.length;
-    const done = (events: FeedEvent[], version: number) => reached(events, version) && ranked(events);
+    const done = async (events: FeedEvent[]) => ranked(events) && (await live.holdsTail(events));
     const all = () => [sse.got.events, ws.got.events];
-    const hooked = () => done(receiver.acknowledged, lastMarketOnly());
-    const lastMarket = () => plannedEvents(chain, devnet.ledgerVersion()).lastEventVersion;
-    const lastMarketOnly = () => plannedEvents(chain, devnet.ledgerVersion()).market.at(-1)?.version ?? 0;
-    await until('history caught up', () => all().every((e) => reached(e, lastMarket())) && hooked());
+    const hookFilter = { kinds: HOOK_KINDS as ReadonlySet<FeedKind> };
+    const hooked = async () =>
+      ranked(receiver.acknowledged) && (await live.holdsTail(receiver.acknowledged, hookFilter));
+    const allDone = async () => (await Promise.all(all().map(done))).every(Boolean) && (await hooked());
+    // No ranking has run yet, so `ranked` holds trivially here.
+    await until('history caught up', allDone);
 
     // Rankings move while everyone listens and the chain stands still: the rows land at the
     // checkpoint's version, behind nothing the feed has handed out, and arrive live.
     await rankings.run();
     expect(rankings.expected.length).toBeGreaterThan(0);
-    await until('live ranking changes', () => all().every((e) => done(e, lastMarket())) && hooked());
+    await until('live ranking changes', allDone);
 
     // Live blocks while both listen.
     devnet.advance(6);
     await indexedTip();
     await rankings.run();
-    await until('live blocks', () => all().every((e) => done(e, lastMarket())) && hooked());
+    await until('live blocks', allDone);
 
     // Cut both off and make the webhook receiver fail; the chain moves on; they resume from their last ids.
     receiver.failing = true;
@@ -102,7 +103,7 @@ describe('live event feed over a live devnet', () => {
     await indexedTip();
     await until(
       'resume after a cut',
-      () => done(sse.got.events, lastMarket()) && done(ws.got.events, lastMarket()),
+      async () => (await done(sse.got.events)) && (await done(ws.got.events)),
     );
     await until('webhook deliveries refused', () => receiver.refused >= 3);
 
@@ -121,7 +122,7 @@ describe('live event feed over a live devnet', () => {
     devnet.advance(10);
     await indexedTip();
     await rankings.run();
-    await until('after the restart', () => all().every((e) => done(e, lastMarket())) && hooked(), 120_000);
+    await until('after the restart', allDone, 120_000);
 
     const tip = devnet.ledgerVersion();
     const planned = plannedEvents(chain, tip);

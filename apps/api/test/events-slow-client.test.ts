@@ -16,7 +16,6 @@ const STEP_BLOCKS = 4;
  */
 describe('a slow consumer beside live ones', () => {
   let live: LiveFeed;
-  const reached = (events: FeedEvent[], version: number) => (events.at(-1)?.version ?? -1) >= version;
 
   beforeAll(async () => {
     live = await startLiveFeed({ seed: 45, feed: { maxQueue: MAX_QUEUE } });
@@ -29,7 +28,8 @@ describe('a slow consumer beside live ones', () => {
     timeout: 300_000,
   }, async () => {
     const { devnet, chain, key } = live;
-    const lastEvent = () => plannedEvents(chain, devnet.ledgerVersion()).lastEventVersion;
+    const holdAll = async (consumers: FeedEvent[][]) =>
+      (await Promise.all(consumers.map((e) => live.holdsTail(e)))).every(Boolean);
     await live.indexedTip();
     // The slow one opens first: sessionStats() lists streams in the order they opened.
     const slow = new SseConsumer(key);
@@ -39,9 +39,7 @@ describe('a slow consumer beside live ones', () => {
     await fast.connect(live.base, { since: 'earliest' });
     await ws.connect(live.base, { since: 'earliest' });
     const readers = () => [fast.got.events, ws.got.events];
-    await until('history for all three', () =>
-      [slow.got.events, ...readers()].every((e) => reached(e, lastEvent())),
-    );
+    await until('history for all three', () => holdAll([slow.got.events, ...readers()]));
 
     slow.pause();
     const pausedAt = slow.got.events.length;
@@ -53,7 +51,7 @@ describe('a slow consumer beside live ones', () => {
       expect(steps++, 'steps before the paused stream overflowed').toBeLessThan(400);
       devnet.advance(STEP_BLOCKS);
       await live.indexedTip();
-      await until('the readers to get the step', () => readers().every((e) => reached(e, lastEvent())));
+      await until('the readers to get the step', () => holdAll(readers()));
     }
     // A sale while the slow one is stuck reaches the readers in full.
     const saleFrom = devnet.ledgerVersion();
@@ -65,7 +63,7 @@ describe('a slow consumer beside live ones', () => {
         devnet.advance(1);
         await live.indexedTip();
       }
-      return sold && readers().every((e) => reached(e, lastEvent()));
+      return sold && (await holdAll(readers()));
     });
     const planned = plannedEvents(chain, devnet.ledgerVersion());
     for (const [who, events] of [
@@ -83,7 +81,7 @@ describe('a slow consumer beside live ones', () => {
     expect(slowStream()?.queueHighWater ?? 0).toBeGreaterThan(0);
 
     slow.resume();
-    await until('the slow client to catch up', () => reached(slow.got.events, lastEvent()), 120_000);
+    await until('the slow client to catch up', () => live.holdsTail(slow.got.events), 120_000);
     expectChainOrder(slow.got.events, 'slow sse');
     expect(marketEventsOf(slow.got.events)).toEqual(planned.market);
     expect(slow.got.events.map((e) => e.id)).toEqual(fast.got.events.map((e) => e.id));

@@ -1,4 +1,13 @@
-import { createApiKey, feedIndexedVersion } from '@mdq/db';
+import {
+  comparePositions,
+  createApiKey,
+  FEED_START,
+  type FeedEvent,
+  type FeedFilter,
+  feedEventsAfter,
+  feedIndexedVersion,
+  matchesFilter,
+} from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetChain, type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { fullnodeSource, runIndexer } from '@mdq/indexer';
@@ -26,6 +35,13 @@ export interface LiveFeed {
   base: string;
   /** Resolves once the indexer has committed the devnet's tip. */
   indexedTip(): Promise<void>;
+  /**
+   * Whether a consumer holds everything committed so far (matching `filter`): its last event is
+   * the database's last one at the indexed tip. A version's events can arrive in several frames, so
+   * "reached the last version" alone would let a wait end while that version's later events are
+   * still in flight; what arrived is then checked against the devnet's plans, not against this.
+   */
+  holdsTail(events: readonly FeedEvent[], filter?: FeedFilter): Promise<boolean>;
   /** Closes the running API (if any) and starts a new one with these feed settings. */
   restart(feed?: Partial<FeedOptions>): Promise<void>;
   /** Closes the API alone (an outage); `restart` brings one back. */
@@ -70,6 +86,16 @@ export async function startLiveFeed(options: {
         'the indexer to reach the devnet tip',
         async () => (await feedIndexedVersion(test.db)) === devnet.ledgerVersion(),
       ),
+    async holdsTail(events, filter = {}) {
+      const tip = await feedIndexedVersion(test.db);
+      if (tip === null) return false;
+      // The tiny devnet's whole feed is a few thousand rows: read it all rather than trust a guess.
+      const all = await feedEventsAfter(test.db, FEED_START, tip, 1_000_000);
+      const tail = all.filter((e) => matchesFilter(e, filter)).at(-1);
+      const last = events.at(-1);
+      if (!tail) return true;
+      return last !== undefined && comparePositions(last, tail) >= 0;
+    },
     async restart(feed = {}) {
       await app?.close();
       app = await buildApp({ db: test.db, network: 'local', feed: { pollMs: 50, ...feed } });
