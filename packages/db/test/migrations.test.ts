@@ -37,6 +37,7 @@ describe('migrations', () => {
         'listings',
         'lootbox_purchases',
         'lootbox_reveals',
+        'lootbox_revenue_days',
         'lootbox_tiers',
         'lootboxes',
         'marketplace_activities',

@@ -90,8 +90,9 @@ export async function writeLootboxes(db: Db, batch: IngestBatch): Promise<number
 }
 
 /**
- * Counters are recounted from the event tables for the lootboxes a batch touched: a replay or an
- * overlapping run cannot double-count, and the cost is one indexed aggregate per lootbox.
+ * Counters are recounted for the lootboxes a batch touched, from the per-day purchase sums that
+ * the purchases' triggers keep (a lootbox's days, not its every purchase) and from the reveals: a
+ * replay or an overlapping run cannot double-count.
  */
 export async function refreshLootboxCounters(
   db: Db,
@@ -102,8 +103,8 @@ export async function refreshLootboxCounters(
   const ids = [...lootboxIds];
   await sql`
     UPDATE lootboxes l SET
-      purchased = COALESCE((SELECT sum(p.quantity) FROM lootbox_purchases p WHERE p.lootbox_id = l.lootbox_id), 0),
-      revenue = COALESCE((SELECT sum(p.amount_paid) FROM lootbox_purchases p WHERE p.lootbox_id = l.lootbox_id), 0),
+      purchased = COALESCE((SELECT sum(d.quantity) FROM lootbox_revenue_days d WHERE d.lootbox_id = l.lootbox_id), 0),
+      revenue = COALESCE((SELECT sum(d.amount) FROM lootbox_revenue_days d WHERE d.lootbox_id = l.lootbox_id), 0),
       minted = (SELECT count(*) FROM lootbox_reveals r WHERE r.lootbox_id = l.lootbox_id)
     WHERE l.lootbox_id = ANY(${ids}::bigint[])
   `.execute(db);

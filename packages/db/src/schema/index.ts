@@ -24,6 +24,7 @@ import type {
   LootboxesTable,
   LootboxPurchasesTable,
   LootboxRevealsTable,
+  LootboxRevenueDaysTable,
   LootboxTiersTable,
 } from './lootbox';
 import type {
@@ -61,6 +62,7 @@ export interface Database {
   lootboxes: LootboxesTable;
   lootbox_tiers: LootboxTiersTable;
   lootbox_purchases: LootboxPurchasesTable;
+  lootbox_revenue_days: LootboxRevenueDaysTable;
   lootbox_reveals: LootboxRevealsTable;
   collection_snapshots: CollectionSnapshotsTable;
   ranking_snapshots: RankingSnapshotsTable;

@@ -39,6 +39,17 @@ export interface LootboxPurchasesTable {
   transaction_timestamp: Timestamp;
 }
 
+/** Purchases summed per (lootbox, coin, UTC day); kept by triggers on lootbox_purchases. */
+export interface LootboxRevenueDaysTable {
+  lootbox_id: number;
+  coin_type: string;
+  /** `YYYY-MM-DD`, the purchases' UTC day. */
+  day: string;
+  amount: U64;
+  quantity: U64;
+  purchases: number;
+}
+
 export interface LootboxRevealsTable {
   transaction_version: number;
   event_index: number;

@@ -188,7 +188,10 @@ export interface LootboxRevenue {
 
 /**
  * A lootbox's revenue per payment coin over a window ending at `now`, found and summed in one
- * statement; null when there is no such lootbox.
+ * statement; null when there is no such lootbox. The window's whole UTC days come from the kept
+ * per-day sums (lootbox_revenue_days), its partial first and last days from the purchases
+ * themselves (revenueParts), so the cost is the window's days plus two days' purchases, not every
+ * purchase in it.
  */
 export async function lootboxRevenue(
   db: Db,
@@ -197,19 +200,36 @@ export async function lootboxRevenue(
   now = new Date(),
 ): Promise<LootboxRevenue | null> {
   const from = timeframe === 'all' ? null : new Date(now.getTime() - TIMEFRAME_HOURS[timeframe] * 3_600_000);
+  const parts = revenueParts(from, now);
+  const id = sql`lootboxes.lootbox_id`;
+  const branches = [
+    ...(parts.days
+      ? [
+          sql`SELECT d.coin_type, d.amount, d.purchases, d.quantity FROM lootbox_revenue_days d
+               WHERE d.lootbox_id = ${id}
+                 ${parts.days.from ? sql`AND d.day >= ${parts.days.from}::date` : sql``}
+                 AND d.day < ${parts.days.to}::date`,
+        ]
+      : []),
+    ...parts.purchases.map(
+      (range) =>
+        sql`SELECT p.coin_type, p.amount_paid, 1, p.quantity FROM lootbox_purchases p
+             WHERE p.lootbox_id = ${id} AND p.transaction_timestamp >= ${range.from}
+               AND p.transaction_timestamp ${range.through ? sql`<=` : sql`<`} ${range.to}`,
+    ),
+  ];
   const row = await lootboxOf(db, key)
     .clearSelect()
     .select([
       'lootbox_id',
       sql<{ coin_type: string; amount: string; purchases: number; quantity: string }[]>`(
         SELECT coalesce(json_agg(r ORDER BY r.coin_type), '[]') FROM (
-          SELECT p.coin_type, sum(p.amount_paid)::text AS amount, count(*)::int AS purchases,
-                 sum(p.quantity)::text AS quantity
-            FROM lootbox_purchases p
-           WHERE p.lootbox_id = lootboxes.lootbox_id
-             ${from ? sql`AND p.transaction_timestamp >= ${from}` : sql``}
-             AND p.transaction_timestamp <= ${now}
-           GROUP BY p.coin_type) r)`.as('revenue'),
+          SELECT x.coin_type, sum(x.amount)::text AS amount, sum(x.purchases)::int AS purchases,
+                 sum(x.quantity)::text AS quantity
+            FROM (${sql.join(branches, sql` UNION ALL `)}) x (coin_type, amount, purchases, quantity)
+           GROUP BY x.coin_type
+          -- A day whose purchases were all deleted keeps a zero row; a coin with none in the window is absent.
+          HAVING sum(x.purchases) > 0) r)`.as('revenue'),
     ])
     .executeTakeFirst();
   if (!row) return null;
@@ -224,6 +244,42 @@ export async function lootboxRevenue(
       purchases: r.purchases,
       quantity: r.quantity,
     })),
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+/** `YYYY-MM-DD` of the UTC day starting at `ms` (a multiple of DAY_MS). */
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The window [from, now] (from null: since the first purchase) as whole UTC days [days.from,
+ * days.to) read from the kept sums, and the purchase time ranges around them: before the first
+ * whole day (from its start `from`) and from the last midnight through `now`. A window shorter
+ * than its days (both ends in one day or adjacent ones) is one purchase range.
+ */
+function revenueParts(
+  from: Date | null,
+  now: Date,
+): {
+  days: { from: string | null; to: string } | null;
+  purchases: { from: Date; to: Date; through: boolean }[];
+} {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  if (from === null) {
+    return {
+      days: { from: null, to: dayOf(today) },
+      purchases: [{ from: new Date(today), to: now, through: true }],
+    };
+  }
+  const firstWhole = Math.ceil(from.getTime() / DAY_MS) * DAY_MS;
+  if (firstWhole >= today) return { days: null, purchases: [{ from, to: now, through: true }] };
+  return {
+    days: { from: dayOf(firstWhole), to: dayOf(today) },
+    purchases: [
+      { from, to: new Date(firstWhole), through: false },
+      { from: new Date(today), to: now, through: true },
+    ],
   };
 }
 
