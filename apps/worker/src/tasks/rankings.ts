@@ -1,4 +1,5 @@
 import {
+  type CurrentFloor,
   type Db,
   type LootboxRankingRow,
   loadCurrentFloors,
@@ -32,32 +33,67 @@ export async function computeCollectionRanking(db: Db, name: CollectionRanking, 
     loadWindowSales(db, start, now),
     loadWindowSales(db, start, now, { includeFlagged: true }),
   ]);
-  const entries = await storeRanking(db, name, name, clean, start, now);
-  await storeRanking(db, name, `${name}_with_flagged`, raw, start, now);
+  // Both fields' other metrics in one load each: the field with flagged sales holds every
+  // collection of the clean one, and a collection's floors, holders and engagement do not depend
+  // on which sales count (loading them per field cost each query twice: docs/PERFORMANCE.md).
+  const inputs = await loadMetricInputs(
+    db,
+    name,
+    [...new Set([...raw, ...clean].map((s) => s.collectionId))],
+    start,
+    now,
+  );
+  const entries = await storeRanking(db, name, name, clean, inputs, start, now);
+  await storeRanking(db, name, `${name}_with_flagged`, raw, inputs, start, now);
   return entries;
 }
 
-/**
- * Scores one field and replaces the stored ranking. The field is every collection with at least one
- * sale in the window; metrics that need more than sales are loaded for that field only.
- */
-async function storeRanking(
+/** The metrics a ranking needs beyond sales, for the collections of its field; absent when unused. */
+interface MetricInputs {
+  floorsNow?: Map<string, CurrentFloor>;
+  floorsStart?: Map<string, string | null>;
+  holders?: Map<string, number>;
+  engagement?: Map<string, number>;
+}
+
+async function loadMetricInputs(
   db: Db,
   name: CollectionRanking,
-  storedAs: RankingName,
-  sales: WindowSales[],
+  ids: readonly string[],
   start: Date,
   now: Date,
-): Promise<number> {
-  const def = COLLECTION_RANKINGS[name];
-  const ids = sales.map((s) => s.collectionId);
-  const wants = new Set(def.metrics.map((m) => m.name));
+): Promise<MetricInputs> {
+  const wants = new Set(COLLECTION_RANKINGS[name].metrics.map((m) => m.name));
   const [floorsNow, floorsStart, holders, engagement] = await Promise.all([
     wants.has('floorChange') ? loadCurrentFloors(db, ids) : undefined,
     wants.has('floorChange') ? loadFloorsAt(db, ids, start) : undefined,
     wants.has('holders') ? loadHolderCounts(db, ids) : undefined,
     wants.has('socialEngagement') ? loadEngagement(db, ids, start, now) : undefined,
   ]);
+  return {
+    ...(floorsNow && { floorsNow }),
+    ...(floorsStart && { floorsStart }),
+    ...(holders && { holders }),
+    ...(engagement && { engagement }),
+  };
+}
+
+/**
+ * Scores one field and replaces the stored ranking. The field is every collection with at least one
+ * sale in the window; the other metrics come from `inputs`, loaded for the fields of both variants.
+ */
+async function storeRanking(
+  db: Db,
+  name: CollectionRanking,
+  storedAs: RankingName,
+  sales: WindowSales[],
+  inputs: MetricInputs,
+  start: Date,
+  now: Date,
+): Promise<number> {
+  const def = COLLECTION_RANKINGS[name];
+  const wants = new Set(def.metrics.map((m) => m.name));
+  const { floorsNow, floorsStart, holders, engagement } = inputs;
   const candidates: Candidate[] = sales.map((s) => {
     const floorNow = floorsNow?.get(s.collectionId)?.floor ?? null;
     const floorStart = floorsStart?.get(s.collectionId) ?? null;

@@ -25,22 +25,26 @@ export async function rebuildFloorsAt(
 ): Promise<Map<string, string | null>> {
   const result = new Map<string, string | null>(collectionIds.map((id) => [id, null]));
   if (collectionIds.length === 0) return result;
+  // One join of the candidate listings with their events before `at`, the last event per listing
+  // kept by DISTINCT ON: a hash join over the listing events, where a lookup per listing (a
+  // LATERAL with ORDER BY … LIMIT 1) cost one index probe and sort per candidate, and over a
+  // 30-day window nearly every listing of the chain is a candidate (docs/PERFORMANCE.md).
   const { rows } = await sql<{ id: string; floor: string }>`
-    SELECT l.collection_id AS id, min(e.price)::text AS floor
-    FROM listings l
-    CROSS JOIN LATERAL (
-      SELECT m.kind, m.price, m.coin_type FROM marketplace_activities m
-      WHERE m.token_data_id = l.token_data_id AND m.marketplace = l.marketplace
+    SELECT e.collection_id AS id, min(e.price)::text AS floor
+    FROM (
+      SELECT DISTINCT ON (l.marketplace, l.listing_id) l.collection_id, l.token_data_id, m.kind, m.price, m.coin_type
+      FROM listings l
+      JOIN marketplace_activities m ON m.token_data_id = l.token_data_id AND m.marketplace = l.marketplace
         AND m.kind IN ('place_listing', 'cancel_listing', 'fill_listing')
         AND ${eventListingKey} = l.listing_id AND m.transaction_timestamp < ${at}
-      ORDER BY m.transaction_version DESC, m.event_index DESC LIMIT 1
+      WHERE l.collection_id = ANY(${[...collectionIds]}::text[])
+        AND (l.closed_at IS NULL OR l.closed_at >= ${at})
+      ORDER BY l.marketplace, l.listing_id, m.transaction_version DESC, m.event_index DESC
     ) e
-    WHERE l.collection_id = ANY(${[...collectionIds]}::text[])
-      AND (l.closed_at IS NULL OR l.closed_at >= ${at})
-      AND e.kind = 'place_listing' AND ${isNativeCoin('e.coin_type')}
-      AND NOT EXISTS (SELECT 1 FROM token_activities a WHERE a.token_data_id = l.token_data_id
+    WHERE e.kind = 'place_listing' AND ${isNativeCoin('e.coin_type')}
+      AND NOT EXISTS (SELECT 1 FROM token_activities a WHERE a.token_data_id = e.token_data_id
                         AND a.kind = 'burn' AND a.transaction_timestamp < ${at})
-    GROUP BY l.collection_id
+    GROUP BY e.collection_id
   `.execute(db);
   for (const r of rows) result.set(r.id, r.floor);
   return result;
