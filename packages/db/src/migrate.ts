@@ -16,7 +16,7 @@ import * as feedRankingChanges from './migrations/2026-11-25T1000_feed_ranking_c
 import * as readpathReadIndexes from './migrations/2026-11-25T1200_readpath_read_indexes';
 import * as traitsKeptCounts from './migrations/2026-11-26T1000_traits_kept_counts';
 import * as readpathCollectionPages from './migrations/2026-11-26T1100_readpath_collection_pages';
-import * as searchNameOrder from './migrations/2026-11-27T1000_search_name_order';
+import * as searchOrderedReads from './migrations/2026-11-27T1000_search_ordered_reads';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -36,7 +36,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25T1200_readpath_read_indexes': readpathReadIndexes,
   '2026-11-26T1000_traits_kept_counts': traitsKeptCounts,
   '2026-11-26T1100_readpath_collection_pages': readpathCollectionPages,
-  '2026-11-27T1000_search_name_order': searchNameOrder,
+  '2026-11-27T1000_search_ordered_reads': searchOrderedReads,
 };
 
 export class MigrationError extends Error {
