@@ -16,6 +16,7 @@ import * as feedRankingChanges from './migrations/2026-11-25T1000_feed_ranking_c
 import * as readpathReadIndexes from './migrations/2026-11-25T1200_readpath_read_indexes';
 import * as traitsKeptCounts from './migrations/2026-11-26T1000_traits_kept_counts';
 import * as readpathCollectionPages from './migrations/2026-11-26T1100_readpath_collection_pages';
+import * as searchOrderedReads from './migrations/2026-11-27T1000_search_ordered_reads';
 import * as lootboxRevenueDays from './migrations/2026-11-27T1400_lead_lootbox_revenue_days';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25T1200_readpath_read_indexes': readpathReadIndexes,
   '2026-11-26T1000_traits_kept_counts': traitsKeptCounts,
   '2026-11-26T1100_readpath_collection_pages': readpathCollectionPages,
+  '2026-11-27T1000_search_ordered_reads': searchOrderedReads,
   '2026-11-27T1400_lead_lootbox_revenue_days': lootboxRevenueDays,
 };
 

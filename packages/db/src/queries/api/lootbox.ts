@@ -308,7 +308,11 @@ const RARITY_KEYS: PageKey<RarityRow>[] = [
   { expr: sql`r.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
 ];
 
-/** The worker's OpenRarity rows of collections, rarest first (each from the (collection, rank) index). */
+/**
+ * The worker's OpenRarity rows of collections, rarest first: each collection's rows are an
+ * index-only range of its (collection, rank) index (which carries the whole row), and token names
+ * are joined to the page's rows only, not to every row up to the page's reach.
+ */
 export function raritiesOfCollections(
   db: Db,
   collections: CollectionSet,
@@ -320,14 +324,15 @@ export function raritiesOfCollections(
       keys: RARITY_KEYS,
       rows: (p) => sql<RarityRow>`
         SELECT r.token_data_id, t.token_name, r.collection_id, r.rank, r.score, r.trait_count, r.computed_at
-          FROM ${perCollection(
+          FROM (SELECT r.* FROM ${perCollection(
             collections,
             (id) => sql`
-              SELECT * FROM token_rarity r WHERE r.collection_id = ${id} AND ${p.after()}
+              SELECT r.token_data_id, r.collection_id, r.rank, r.score, r.trait_count, r.computed_at
+                FROM token_rarity r WHERE r.collection_id = ${id} AND ${p.after()}
                ORDER BY ${p.order} LIMIT ${p.reach}`,
-          )} r
+          )} r ORDER BY ${p.order} ${p.window}) r
           LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
-         ORDER BY ${p.order} ${p.window}`,
+         ORDER BY ${p.order}`,
       count: sql`SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIdArray(collections)})`,
       map: (r) => ({
         tokenId: r.token_data_id,
