@@ -20,7 +20,7 @@ export async function refreshPlannerStats(db: Db): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`
     SELECT relname AS name FROM pg_stat_user_tables
      WHERE schemaname = current_schema() AND relname = ANY(${[...CHAIN_STATE_TABLES]}::text[])
-       AND n_mod_since_analyze > ${CHANGED_MIN} + ${CHANGED_SHARE} * n_live_tup
+       AND n_mod_since_analyze > ${CHANGED_MIN}::float8 + ${CHANGED_SHARE}::float8 * n_live_tup
      ORDER BY relname`.execute(db);
   const names = rows.map((r) => r.name);
   // One statement per table: ANALYZE takes a lock that never blocks the batch writes (SHARE UPDATE
