@@ -19,10 +19,16 @@ export async function pairsAffected(
 ): Promise<HolderPair[]> {
   const pairs = new Map(named.map((p) => [`${p.collectionId}|${p.owner}`, p]));
   if (tokensChangingHands.length > 0) {
-    // Previous holders of v2 tokens and burned tokens are not named in the batch's facts.
+    // Previous holders of v2 tokens and burned tokens are not named in the batch's facts. One
+    // primary-key probe per token (a LATERAL subquery that OFFSET 0 keeps from being flattened):
+    // offered `token_data_id = ANY(...)`, the planner read the whole table whenever its statistics
+    // lagged, and even with fresh ones up to ~100k rows, so a batch cost as much as the table was big.
     const { rows } = await sql<{ collection_id: string; owner_address: string }>`
-      SELECT DISTINCT collection_id, owner_address FROM token_ownerships
-      WHERE token_data_id = ANY(${[...tokensChangingHands]}::text[]) AND amount > 0 AND collection_id IS NOT NULL
+      SELECT DISTINCT o.collection_id, o.owner_address
+        FROM unnest(${[...new Set(tokensChangingHands)]}::text[]) AS k(token)
+        CROSS JOIN LATERAL (
+          SELECT collection_id, owner_address FROM token_ownerships
+           WHERE token_data_id = k.token AND amount > 0 AND collection_id IS NOT NULL OFFSET 0) o
     `.execute(db);
     for (const r of rows)
       pairs.set(`${r.collection_id}|${r.owner_address}`, {
