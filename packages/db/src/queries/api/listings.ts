@@ -4,6 +4,7 @@ import type { ListingsTable, TokensTable } from '../../schema';
 import {
   type CollectionSet,
   collectionIdArray,
+  countOf,
   fetchPage,
   iso,
   NATIVE_COIN,
@@ -257,9 +258,12 @@ function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
   );
 }
 
-export async function totalListingCards(db: Db, filter: ListingFilter): Promise<number> {
-  const { rows } = await countListings(listingFilterWhere(filter)).execute(db);
-  return rows[0]?.total ?? 0;
+/**
+ * The listing-cards total of a filter: the same count statement as the list's, so at one read
+ * `version` the two routes share one count (and each counts once per version, not per request).
+ */
+export async function totalListingCards(db: Db, filter: ListingFilter, version?: string): Promise<number> {
+  return (await countOf(db, countListings(listingFilterWhere(filter)), version, undefined)).total;
 }
 
 /** Active listings of collections, cheapest first (each from the collection / price index). */
