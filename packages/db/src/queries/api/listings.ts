@@ -150,7 +150,10 @@ const CHEAPEST: ListingKey[] = [{ expr: sql`l.price`, dir: 'asc', kind: 'u64', f
 const countListings = (where: RawBuilder<boolean>) =>
   sql<{ total: number }>`SELECT count(*)::int AS total FROM listings l WHERE ${where}`;
 
-/** One page of the listings matching `where`, in `keys` order. */
+/**
+ * One page of the listings matching `where`, in `keys` order. The page is cut before it meets its
+ * tokens: joined first, a page at offset 80 looked up the tokens of all 101 rows it skipped through.
+ */
 function listingPage(
   db: Db,
   where: RawBuilder<boolean>,
@@ -163,9 +166,9 @@ function listingPage(
       keys,
       rows: (p) => sql<ListingCardRow>`
         SELECT ${LISTING_COLUMNS}
-          FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
-         WHERE ${where} AND ${p.after()}
-         ORDER BY ${p.order} ${p.window}`,
+          FROM (SELECT l.* FROM listings l WHERE ${where} AND ${p.after()} ORDER BY ${p.order} ${p.window}) l
+          LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+         ORDER BY ${p.order}`,
       count: countListings(where),
       map: toListingCard,
     },
