@@ -78,6 +78,11 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   return db;
 }
 
+/** The pool behind `db`, or undefined for a Db not made by createDb (a wrapper that records statements). */
+export function poolIfAny(db: Db): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /** The pg pool a Db made by createDb runs on (COPY needs a raw client, which Kysely does not lend). */
 export function poolOf(db: Db): pg.Pool {
   const pool = pools.get(db);

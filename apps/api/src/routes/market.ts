@@ -180,7 +180,9 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       },
       config: { readCache: true },
     },
-    async (request) => ({ data: { total: await totalListingCards(db, request.query) } }),
+    async (request) => ({
+      data: { total: await totalListingCards(db, request.query, request.readState?.version) },
+    }),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { executePrepared } from '../../prepared';
 import { type Bid, type BidRow, bestBidForTokenSql, toBid } from './bids';
 import { collectionFloorSql } from './collections';
 import { type ListingCard, type ListingCardRow, listingsOfTokenSql, toListingCard } from './listings';
@@ -32,15 +33,18 @@ const jsonRow = (rows: RawBuilder<unknown>) => sql`(SELECT to_json(x) FROM (${ro
  * JSON (u64 numerics are selected as text). Null when there is no such token.
  */
 export async function listingCardParts(db: Db, tokenId: string, now: Date): Promise<ListingCardParts | null> {
-  const { rows } = await sql<{
-    token: TokenRecord;
-    listings: ListingCardRow[];
-    owners: { owner: string; amount: string }[];
-    floor_price: string | null;
-    best_bid: BidRow | null;
-    sales: SaleRow[];
-    rarity: { rank: number; score: number } | null;
-  }>`
+  // Planning this statement cost as much as running it: prepared, it is planned once per connection.
+  const rows = await executePrepared(
+    db,
+    sql<{
+      token: TokenRecord;
+      listings: ListingCardRow[];
+      owners: { owner: string; amount: string }[];
+      floor_price: string | null;
+      best_bid: BidRow | null;
+      sales: SaleRow[];
+      rarity: { rank: number; score: number } | null;
+    }>`
     SELECT to_json(tk) AS token,
            ${jsonRows(listingsOfTokenSql(tokenId))} AS listings,
            ${jsonRows(tokenOwnersSql(tokenId))} AS owners,
@@ -48,7 +52,8 @@ export async function listingCardParts(db: Db, tokenId: string, now: Date): Prom
            ${jsonRow(bestBidForTokenSql(tokenId, sql`tk.collection_id`, now))} AS best_bid,
            ${jsonRows(recentSalesOfTokenSql(tokenId, 20))} AS sales,
            ${jsonRow(tokenRaritySql(tokenId))} AS rarity
-      FROM (${tokenByIdSql(tokenId)}) tk`.execute(db);
+      FROM (${tokenByIdSql(tokenId)}) tk`,
+  );
   const row = rows[0];
   if (!row) return null;
   return {

@@ -4,6 +4,7 @@ import type { ListingsTable, TokensTable } from '../../schema';
 import {
   type CollectionSet,
   collectionIdArray,
+  countOf,
   fetchPage,
   iso,
   NATIVE_COIN,
@@ -109,9 +110,12 @@ export function listingFilterWhere(f: ListingFilter): RawBuilder<boolean> {
   if (f.search !== undefined && f.search.trim() !== '') {
     const text = f.search.trim();
     terms.push(
-      sql`(l.token_name ILIKE ${likePattern(text)} OR l.token_name % ${text} OR l.collection_id IN (
+      // The collections as an array (an InitPlan), not `IN (subquery)`: `collection_id = ANY(...)`
+      // is an index condition, so the three terms can be one BitmapOr of the active-listing name
+      // (trigram) and collection indexes instead of a filter on every active listing.
+      sql`(l.token_name ILIKE ${likePattern(text)} OR l.token_name % ${text} OR l.collection_id = ANY(ARRAY(
         SELECT collection_id FROM collections
-         WHERE collection_name ILIKE ${likePattern(text)} OR collection_name % ${text}))`,
+         WHERE collection_name ILIKE ${likePattern(text)} OR collection_name % ${text})))`,
     );
   }
   if (f.minPrice !== undefined) terms.push(sql`l.price >= ${f.minPrice}::numeric`);
@@ -146,7 +150,10 @@ const CHEAPEST: ListingKey[] = [{ expr: sql`l.price`, dir: 'asc', kind: 'u64', f
 const countListings = (where: RawBuilder<boolean>) =>
   sql<{ total: number }>`SELECT count(*)::int AS total FROM listings l WHERE ${where}`;
 
-/** One page of the listings matching `where`, in `keys` order. */
+/**
+ * One page of the listings matching `where`, in `keys` order. The page is cut before it meets its
+ * tokens: joined first, a page at offset 80 looked up the tokens of all 101 rows it skipped through.
+ */
 function listingPage(
   db: Db,
   where: RawBuilder<boolean>,
@@ -159,9 +166,9 @@ function listingPage(
       keys,
       rows: (p) => sql<ListingCardRow>`
         SELECT ${LISTING_COLUMNS}
-          FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
-         WHERE ${where} AND ${p.after()}
-         ORDER BY ${p.order} ${p.window}`,
+          FROM (SELECT l.* FROM listings l WHERE ${where} AND ${p.after()} ORDER BY ${p.order} ${p.window}) l
+          LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+         ORDER BY ${p.order}`,
       count: countListings(where),
       map: toListingCard,
     },
@@ -176,15 +183,48 @@ export function listingCards(
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
   const where = listingFilterWhere(filter);
-  return byPopular ? popularPage(db, where, request) : listingPage(db, where, NEWEST, request);
+  if (byPopular) return popularPage(db, where, request);
+  return indexedSearch(filter) ? matchedPage(db, where, request) : listingPage(db, where, NEWEST, request);
+}
+
+/** A search text long enough for the trigram index (three letters make a trigram). */
+function indexedSearch(filter: ListingFilter): boolean {
+  return (filter.search?.trim().length ?? 0) >= 3;
 }
 
 /*
- * Listings by popularity without reading every active listing: a page needs at most `reach` rows
- * of each ranked collection (taken newest first from the collection's active-listing index, in
- * ranking order) and `reach` rows of the unranked ones (newest first from the active-listing
- * index); the page is cut from that union in the one order, and only its rows meet their token.
- * Same rows and order as joining every active listing to its ranking position and sorting.
+ * Newest first among the listings a searchable text matches: the matches are collected from the
+ * indexes first (a materialized CTE: one BitmapOr of the name trigram and collection indexes) and
+ * only they are sorted. Walking every active listing newest first and testing each one, which the
+ * planner picks from its estimates, reads all of them when the matches are few; a text of three
+ * letters or more has trigrams, so its matches are what the indexes give.
+ */
+function matchedPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): Promise<Page<ListingCard>> {
+  return fetchPage(
+    db,
+    {
+      keys: NEWEST,
+      rows: (p) => sql<ListingCardRow>`
+        WITH matched AS MATERIALIZED (SELECT l.* FROM listings l WHERE ${where} AND ${p.after()})
+        SELECT ${LISTING_COLUMNS} FROM (SELECT * FROM matched l ORDER BY ${p.order} ${p.window}) l
+          LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+         ORDER BY ${p.order}`,
+      count: countListings(where),
+      map: toListingCard,
+    },
+    request,
+  );
+}
+
+/*
+ * Listings by popularity without reading every active listing. Ranked collections are walked in
+ * ranking order (the ranking's primary key), each giving its newest active listings (at most
+ * `reach`, from the collection's active-listing index), and the walk stops once `reach` rows are
+ * in hand (an incremental sort on the position the walk already holds): a first page reads the
+ * first ranked collections only. The unranked listings (newest first from the active-listing
+ * index) are read only when the ranked ones cannot fill the reach (a one-time filter). The page is
+ * cut from that union in the one order, and only its rows meet their token. Same rows and order as
+ * joining every active listing to its ranking position and sorting.
  */
 function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): Promise<Page<ListingCard>> {
   return fetchPage(
@@ -192,18 +232,21 @@ function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
     {
       keys: POPULAR,
       rows: (p) => sql<ListingCardRow>`
+        WITH ranked AS MATERIALIZED (
+          SELECT l.*, rs.position AS popularity
+            FROM ranking_snapshots rs
+            CROSS JOIN LATERAL (
+              SELECT l.* FROM listings l
+               WHERE l.collection_id = rs.collection_id AND ${where} AND ${p.after(popularKeys(sql`rs.position`))}
+               ORDER BY ${orderOf(NEWEST)} LIMIT ${p.reach}) l
+           WHERE rs.ranking = 'trending'
+           ORDER BY ${orderOf(popularKeys(sql`rs.position`))} LIMIT ${p.reach})
         SELECT ${LISTING_COLUMNS}, l.popularity FROM (
           SELECT * FROM (
-            SELECT l.*, rs.position AS popularity
-              FROM ranking_snapshots rs
-              CROSS JOIN LATERAL (
-                SELECT l.* FROM listings l
-                 WHERE l.collection_id = rs.collection_id AND ${where} AND ${p.after(popularKeys(sql`rs.position`))}
-                 ORDER BY ${orderOf(NEWEST)} LIMIT ${p.reach}) l
-             WHERE rs.ranking = 'trending'
+            SELECT * FROM ranked
             UNION ALL
             (SELECT l.*, ${UNRANKED} AS popularity FROM listings l
-              WHERE ${where} AND NOT EXISTS (
+              WHERE (SELECT count(*) FROM ranked) < ${p.reach} AND ${where} AND NOT EXISTS (
                   SELECT 1 FROM ranking_snapshots rs WHERE rs.ranking = 'trending' AND rs.collection_id = l.collection_id)
                 AND ${p.after(popularKeys(UNRANKED))}
               ORDER BY ${orderOf(NEWEST)} LIMIT ${p.reach})
@@ -218,9 +261,12 @@ function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
   );
 }
 
-export async function totalListingCards(db: Db, filter: ListingFilter): Promise<number> {
-  const { rows } = await countListings(listingFilterWhere(filter)).execute(db);
-  return rows[0]?.total ?? 0;
+/**
+ * The listing-cards total of a filter: the same count statement as the list's, so at one read
+ * `version` the two routes share one count (and each counts once per version, not per request).
+ */
+export async function totalListingCards(db: Db, filter: ListingFilter, version?: string): Promise<number> {
+  return (await countOf(db, countListings(listingFilterWhere(filter)), version, undefined)).total;
 }
 
 /** Active listings of collections, cheapest first (each from the collection / price index). */

@@ -211,7 +211,8 @@ interface Total {
 const totals = new WeakMap<Db, { version: string; byStatement: Map<string, Total> }>();
 const MAX_TOTALS = 10_000;
 
-async function countOf(
+/** The total `count` gives at `version`: counted once per version and statement (the clock aside). */
+export async function countOf(
   db: Db,
   count: PagedList<unknown, unknown>['count'],
   version: string | undefined,
