@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
-import { createDb, migrateToLatest, sql } from '@mdq/db';
+import { createDb, type Db, migrateToLatest, sql } from '@mdq/db';
 import { testServerUrl, withDatabase } from '@mdq/db/testing';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
@@ -54,7 +54,6 @@ function libpqArgs(url: string): string[] {
 }
 
 async function build(count: number, name: string, log: (line: string) => void): Promise<void> {
-  const url = withDatabase(testServerUrl(), name);
   await admin(`CREATE DATABASE ${name}_building`);
   const buildingUrl = withDatabase(testServerUrl(), `${name}_building`);
   const db = createDb(buildingUrl, { max: 5 });
@@ -79,12 +78,35 @@ async function build(count: number, name: string, log: (line: string) => void): 
   }>`SELECT max(transaction_timestamp) AS now FROM marketplace_activities`.execute(db);
   // Rankings, rarity and snapshots as the worker leaves them at the chain's "now".
   await recomputeAll(db, new Date(rows[0]?.now ?? Date.now()));
+  await keep(db, `${name}_building`, name, count, log);
+}
+
+/** Vacuums an indexed and recomputed chain database and renames it into the template, with its dump. */
+async function keep(db: Db, current: string, name: string, count: number, log: (line: string) => void) {
   await sql`VACUUM ANALYZE`.execute(db);
   await db.destroy();
-  await admin(`ALTER DATABASE ${name}_building RENAME TO ${name}`);
+  await admin(`ALTER DATABASE ${current} RENAME TO ${name}`);
   mkdirSync(OUT, { recursive: true });
+  const url = withDatabase(testServerUrl(), name);
   execFileSync('pg_dump', [...libpqArgs(url), '-Fc', '-f', dumpPath(count), name], { stdio: 'inherit' });
   log(`kept as database ${name} and ${dumpPath(count)}`);
+}
+
+/**
+ * Keeps a database that another bench indexed from the same devnet chain (and recomputed at the
+ * chain's "now") as the template, when there is none yet: the ingestion bench's chain is the API
+ * bench's chain, so one 1M ingestion serves both. Returns false (and leaves `db` open) otherwise.
+ */
+export async function keepAsTemplateIfMissing(
+  db: Db,
+  current: string,
+  count: number,
+  log: (line: string) => void = console.log,
+): Promise<boolean> {
+  const name = templateName(count);
+  if (await databaseExists(name)) return false;
+  await keep(db, current, name, count, log);
+  return true;
 }
 
 /** Makes sure the template database for a chain of `count` transactions exists (builds it if needed). */

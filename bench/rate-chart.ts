@@ -37,7 +37,8 @@ export function rateChartSvg(points: readonly RatePoint[], title: string): strin
   const yTicks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * maxY);
   const xTicks = [0, 0.2, 0.4, 0.6, 0.8, 1].map((f) => f * total);
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11" role="img">
+  <title>${escapeXml(title)}</title>
   <rect width="${W}" height="${H}" fill="white"/>
   <text x="${W / 2}" y="20" text-anchor="middle" font-size="13">${escapeXml(title)}</text>
 ${yTicks

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { type Db, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import { recomputeAll } from '@mdq/worker';
-import { cloneBenchDatabase } from './api-dataset';
+import { cloneBenchDatabase, keepAsTemplateIfMissing } from './api-dataset';
 import { startDevnetProcess } from './devnet-process';
 import { benchFlags, numberFlag } from './flags';
 import { ingestChain, rateAlongChain, stepRows } from './ingest-run';
@@ -35,6 +35,8 @@ const load = () =>
 
 let db: Db;
 let drop: () => Promise<void>;
+// The ingested chain is the API bench's chain of the same size: kept as its template when missing.
+let keep = async () => false;
 if (flags.template) {
   const copy = await cloneBenchDatabase(count);
   const { createDb } = await import('@mdq/db');
@@ -49,6 +51,7 @@ if (flags.template) {
   const test = await createTestDatabase();
   db = test.db;
   drop = () => test.drop();
+  keep = () => keepAsTemplateIfMissing(test.db, test.name, count);
   console.log(`ingesting ${fmt(count)} transactions (load ${load()})`);
   const run = await ingestChain(db, devnet.url, batchSize);
   devnet.stop();
@@ -108,5 +111,5 @@ console.log(`
 | OpenRarity, ${fmt(facts.tokens)} tokens ÷ bare GROUP BY | ${(timings.rarityMs / baselines.traitCountsMs).toFixed(1)} |
 | load average | ${load()} |
 `);
-await drop();
+if (!(await keep())) await drop();
 process.exit(0);
