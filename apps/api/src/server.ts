@@ -57,6 +57,7 @@ export async function startApi(
     logger: processLogger().child({ component: 'api' }, { level: config.logLevel }),
     readyMaxLagSeconds: config.readyMaxLagSeconds,
     feed: config.feed,
+    ...(config.clockAt ? { clock: pinnedClock(config.clockAt) } : {}),
     ...(options.redisUrl && config.adminKey
       ? {
           queueDashboard: {
@@ -78,4 +79,10 @@ export async function startApi(
       if (!options.db) await db.destroy();
     },
   };
+}
+
+/** MDQ_CLOCK_AT: a clock that stays at one moment (a fresh Date each call: callers may mutate it). */
+function pinnedClock(at: Date): () => Date {
+  const ms = at.getTime();
+  return () => new Date(ms);
 }

@@ -57,6 +57,11 @@ export interface Config {
    * thumbnail URLs in responses; unset: taken from each request's Host.
    */
   publicUrl: string | undefined;
+  /**
+   * Benchmarks and tests only (MDQ_CLOCK_AT): the API answers as at this moment, for time windows
+   * and lootbox statuses, so a recorded chain's windows hold its data; unset: the wall clock.
+   */
+  clockAt: Date | undefined;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -128,5 +133,12 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: optional(env, 'MDQ_PUBLIC_URL', (v, n) =>
       readUrl(v, n, ['http:', 'https:']).replace(/\/+$/, ''),
     ),
+    clockAt: optional(env, 'MDQ_CLOCK_AT', (v, n) => {
+      const at = new Date(v);
+      if (!/^\d{4}-\d{2}-\d{2}T/.test(v) || Number.isNaN(at.getTime())) {
+        throw new ConfigError(`${n} must be an ISO 8601 date-time such as 2025-06-01T12:00:00Z (got "${v}")`);
+      }
+      return at;
+    }),
   };
 }

@@ -12,6 +12,16 @@ describe('loadConfig', () => {
     expect(config.host).toBe('127.0.0.1');
   });
 
+  it('pins the API clock only when MDQ_CLOCK_AT is an ISO date-time, naming it otherwise', () => {
+    expect(loadConfig({}).clockAt).toBeUndefined();
+    expect(loadConfig({ MDQ_CLOCK_AT: '2025-06-01T12:00:00Z' }).clockAt?.toISOString()).toBe(
+      '2025-06-01T12:00:00.000Z',
+    );
+    expect(() => loadConfig({ MDQ_CLOCK_AT: 'yesterday' })).toThrow(/MDQ_CLOCK_AT must be an ISO 8601/);
+    expect(() => loadConfig({ MDQ_CLOCK_AT: '1700000000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ MDQ_CLOCK_AT: '2025-13-45T00:00:00Z' })).toThrow(ConfigError);
+  });
+
   it('reads the live feed block with its defaults and refuses a bad value naming it', () => {
     expect(loadConfig({}).feed).toEqual({
       pollMs: 250,
