@@ -1,7 +1,7 @@
 /**
  * API read-path benchmark (run: `pnpm --filter @mdq/bench bench:api`; `--count N` for the chain
  * size, default 1,000,000; `--quick` for a 20,000-transaction chain and short runs; `--seconds S`
- * per measurement; `--workers N` API processes; `--cache-entries 0` without the response cache;
+ * per measurement; `--workers N` API processes (default 1, as `mdq api` starts); `--cache-entries 0` without the response cache;
  * `--only TEXT[,TEXT…]` endpoints whose name contains one of the TEXTs; `--connections 10,50`; `--cpu-prof DIR` writes
  * the API processes' V8 CPU profiles into DIR when they stop; `--compare-tree DIR` also serves the
  * API of another checkout of mdq (a commit before a change, `git worktree add DIR <commit>` and
@@ -17,7 +17,6 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiKey, createDb } from '@mdq/db';
@@ -37,7 +36,9 @@ const values = benchFlags({
 const quick = values.quick === true;
 const count = numberFlag(values, 'count', values.count, 1_000_000, 20_000);
 const seconds = numberFlag(values, 'seconds', values.seconds, 8, 3);
-const workers = numberFlag(values, 'workers', values.workers, availableParallelism());
+// `mdq api`'s own default (MDQ_API_WORKERS=1). On two cores that Postgres, Redis and the load
+// generator share, a second process measured slower on every cached route (docs/PERFORMANCE.md).
+const workers = numberFlag(values, 'workers', values.workers, 1);
 const connectionCounts = (values.connections ?? '10,50').split(',').map(Number);
 const POOL = 20;
 // `mdq api` with APTOS_NETWORK unset serves the local network's paths.

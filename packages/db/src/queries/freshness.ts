@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../database';
+import { type Db, poolIfAny } from '../database';
 
 /** What an answer reflects: the newest committed chain version, its block time, and the chain tip. */
 export interface Freshness {
@@ -25,31 +25,50 @@ export interface ReadState {
   freshness: Freshness;
 }
 
-export async function readState(db: Db): Promise<ReadState> {
-  const { rows } = await sql<{
-    read_version: string;
-    indexed_version: number | null;
-    indexed_at: Date | null;
-    tip_version: number | null;
-    tip_seen_at: Date | null;
-  }>`
+/**
+ * The reading, as a named prepared statement: the API takes one per few cached answers, and
+ * planning its four lookups cost Postgres five times their execution (0.29 ms a reading sent as
+ * text, 0.09 ms prepared, pgbench on one connection; `SELECT 1` 0.04 ms). Times come back as epoch
+ * milliseconds (exact: `extract` is numeric), a number parse for the client instead of a date parse.
+ */
+const READ_STATE = {
+  name: 'mdq_read_state',
+  text: `
     SELECT
       coalesce(cp.indexed_version, -1)::text || '.' ||
         (SELECT coalesce(sum(version), 0) FROM read_versions)::text AS read_version,
       cp.indexed_version,
-      (SELECT last_timestamp FROM indexer_checkpoints ORDER BY last_version DESC LIMIT 1) AS indexed_at,
+      (SELECT floor(extract(epoch FROM last_timestamp) * 1000)::float8
+         FROM indexer_checkpoints ORDER BY last_version DESC LIMIT 1) AS indexed_at_ms,
       t.version AS tip_version,
-      t.seen_at AS tip_seen_at
+      floor(extract(epoch FROM t.seen_at) * 1000)::float8 AS tip_seen_at_ms
     FROM (SELECT max(last_version) AS indexed_version FROM indexer_checkpoints) AS cp
-    LEFT JOIN chain_tip t ON t.id = 1`.execute(db);
+    LEFT JOIN chain_tip t ON t.id = 1`,
+};
+
+interface ReadStateRow {
+  read_version: string;
+  indexed_version: number | null;
+  indexed_at_ms: number | null;
+  tip_version: number | null;
+  tip_seen_at_ms: number | null;
+}
+
+export async function readState(db: Db): Promise<ReadState> {
+  // A Db that is not createDb's (a statement-recording wrapper) sends the same text unprepared.
+  const pool = poolIfAny(db);
+  const rows = pool
+    ? (await pool.query<ReadStateRow>(READ_STATE)).rows
+    : (await sql.raw<ReadStateRow>(READ_STATE.text).execute(db)).rows;
   const row = rows[0];
+  const date = (ms: number | null | undefined) => (ms == null ? null : new Date(ms));
   return {
     version: row?.read_version ?? '',
     freshness: {
       indexedVersion: row?.indexed_version ?? null,
-      indexedAt: row?.indexed_at ?? null,
+      indexedAt: date(row?.indexed_at_ms),
       tipVersion: row?.tip_version ?? null,
-      tipSeenAt: row?.tip_seen_at ?? null,
+      tipSeenAt: date(row?.tip_seen_at_ms),
     },
   };
 }
