@@ -58,5 +58,6 @@ describe('worker without Redis', () => {
     expect(when('rarity-refresh')).toBe('2026-11-21T03:15:00.000Z');
     expect(when('ranking-lootboxes')).toBe('2026-11-20T10:18:00.000Z');
     expect(when('uri-cache-sweep')).toBe('2026-11-20T10:20:00.000Z');
+    expect(when('read-versions-fold')).toBe('2026-11-20T10:40:00.000Z');
   });
 });

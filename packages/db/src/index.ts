@@ -23,5 +23,6 @@ export * from './queries/follower-lock';
 export * from './queries/freshness';
 export * from './queries/locks';
 export * from './queries/media';
+export * from './queries/read-versions';
 export * from './queries/worker/index';
 export type * from './schema/index';

@@ -1,4 +1,4 @@
-import { listUriCacheDue } from '@mdq/db';
+import { foldReadVersions, listUriCacheDue } from '@mdq/db';
 import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -19,6 +19,7 @@ export type AggregatePayload =
   | { task: 'rankings-refresh' }
   | { task: 'rarity-refresh' }
   | { task: 'uri-cache-sweep' }
+  | { task: 'read-versions-fold' }
   | { task: 'media-prerender' };
 
 /** Retries and history: the aggregates policy of the job runtime description in @mdq/jobs. */
@@ -46,6 +47,8 @@ export async function processAggregate(
       return { tokens: await computeAllRarity(ctx.db, now) };
     case 'media-prerender':
       return ctx.media ? prerenderThumbnails(ctx.db, ctx.media, now) : { skipped: 'no media renderer' };
+    case 'read-versions-fold':
+      return foldReadVersions(ctx.db);
     case 'uri-cache-sweep': {
       const due = await listUriCacheDue(ctx.db, now, ctx.uriSweepBatch);
       for (const id of due) await ctx.requestUriResolve(id);

@@ -1,0 +1,29 @@
+import { sql } from 'kysely';
+import type { Db } from '../database';
+
+/**
+ * Folds the `read_versions` rows of backends that have exited into one row per table (backend 0),
+ * keeping every table's sum, hence the API's read version, exactly as it was.
+ *
+ * The rows are per (table, backend) so that writers never wait on one another, and every new
+ * connection that writes adds its own: pools close idle connections after 10 s, so a worker that
+ * writes every minute adds a row per table it writes, per run, and the sum the API reads for every
+ * cached answer (packages/db readState) would grow with the service's age. Rows of live backends
+ * are left alone: their next bump must not wait for this statement. A backend that reuses an exited
+ * backend's pid and writes meanwhile only waits for the row lock, and its bump is folded with the
+ * rest or lands in a new row: the sum moves by exactly its bump either way.
+ */
+export async function foldReadVersions(db: Db): Promise<{ folded: number }> {
+  const { rows } = await sql<{ folded: number }>`
+    WITH gone AS (
+      DELETE FROM read_versions
+      WHERE backend <> 0 AND backend NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)
+      RETURNING source, version
+    ), kept AS (
+      INSERT INTO read_versions (source, backend, version)
+      SELECT source, 0, sum(version) FROM gone GROUP BY source
+      ON CONFLICT (source, backend) DO UPDATE SET version = read_versions.version + excluded.version
+    )
+    SELECT count(*)::int AS folded FROM gone`.execute(db);
+  return { folded: rows[0]?.folded ?? 0 };
+}
