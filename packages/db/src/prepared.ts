@@ -15,6 +15,21 @@ export async function executePrepared<R>(db: Db, query: RawBuilder<R>): Promise<
   const pool = poolIfAny(db);
   if (!pool) return (await query.execute(db)).rows;
   const { sql: text, parameters } = query.compile(db);
-  const name = `mdq_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
-  return (await pool.query({ name, text, values: parameters as unknown[] })).rows as R[];
+  return (await pool.query({ name: nameOf(text), text, values: parameters as unknown[] })).rows as R[];
+}
+
+/**
+ * Names by text, kept: the read-state reading runs for every few cached answers, and hashing its
+ * text each time was 2% of the API's busy time on cache hits. The texts are the code's own
+ * statements (a few dozen); the bound only guards against one built from data.
+ */
+const names = new Map<string, string>();
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `mdq_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    if (names.size >= 1_000) names.clear();
+    names.set(text, name);
+  }
+  return name;
 }
