@@ -345,6 +345,8 @@ interface Result {
   p50: number;
   p99: number;
   errors: number;
+  /** Mean response size (headers and body): a large page costs its bytes in every layer. */
+  bytes: number;
 }
 
 async function load(
@@ -367,6 +369,7 @@ async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
+    bytes: result.throughput.total / Math.max(1, result.requests.total),
   };
 }
 
@@ -397,13 +400,14 @@ const warm = async (url: string, paths: string[], headers: Record<string, string
 const rows: string[] = [];
 const verdicts: boolean[] = [];
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const kb = (r: Result) => (r.bytes / 1000).toFixed(1);
 for (const connections of connectionCounts) {
   // Each baseline on each side of the endpoints, so drift of the shared machine shows.
   const base = await load(select1.url, ['/'], connections);
   const fw = await load(hello.url, ['/'], connections);
   rows.push(
-    `| **node:http + pg \`SELECT 1\`** (pool ${POOL}) | ${connections} | ${fmt(base.rps)} | ${base.p50} | ${base.p99} | | 1.00 | baseline |`,
-    `| **Fastify hello world** | ${connections} | ${fmt(fw.rps)} | ${fw.p50} | ${fw.p99} | | ${(fw.rps / base.rps).toFixed(2)} | |`,
+    `| **node:http + pg \`SELECT 1\`** (pool ${POOL}) | ${connections} | ${fmt(base.rps)} | ${base.p50} | ${base.p99} | ${kb(base)} | | 1.00 | baseline |`,
+    `| **Fastify hello world** | ${connections} | ${fmt(fw.rps)} | ${fw.p50} | ${fw.p99} | ${kb(fw)} | | ${(fw.rps / base.rps).toFixed(2)} | |`,
   );
   console.log(rows.at(-2));
   console.log(rows.at(-1));
@@ -433,14 +437,14 @@ for (const connections of connectionCounts) {
     if (connections === 10) verdicts.push(ok);
     const mark = `≥ ${target}${connections === 10 ? `, p99 < ${P99_TARGET_MS}` : ''}: ${ok ? 'met' : '**not met**'}`;
     rows.push(
-      `| ${endpoint.name} | ${connections} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${fmt(near.rps)} | ${ratio.toFixed(2)} | ${mark}${r.errors ? ` (${r.errors} errors)` : ''} |`,
+      `| ${endpoint.name} | ${connections} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${kb(r)} | ${fmt(near.rps)} | ${ratio.toFixed(2)} | ${mark}${r.errors ? ` (${r.errors} errors)` : ''} |`,
     );
     console.log(rows.at(-1));
     if (compared) {
       const before = await load(select1.url, ['/'], connections, {}, Math.max(2, Math.round(seconds / 2)));
       const c = await load(compared.url, endpoint.paths, connections, headers);
       rows.push(
-        `| ${endpoint.name} at ${compareLabel} | ${connections} | ${fmt(c.rps)} | ${c.p50} | ${c.p99} | ${fmt(before.rps)} | ${(c.rps / before.rps).toFixed(2)} | compared${c.errors ? ` (${c.errors} errors)` : ''} |`,
+        `| ${endpoint.name} at ${compareLabel} | ${connections} | ${fmt(c.rps)} | ${c.p50} | ${c.p99} | ${kb(c)} | ${fmt(before.rps)} | ${(c.rps / before.rps).toFixed(2)} | compared${c.errors ? ` (${c.errors} errors)` : ''} |`,
       );
       console.log(rows.at(-1));
     }
@@ -448,7 +452,7 @@ for (const connections of connectionCounts) {
 }
 const end = await load(select1.url, ['/'], connectionCounts[0] ?? 10);
 rows.push(
-  `| **\`SELECT 1\` again at the end** | ${connectionCounts[0]} | ${fmt(end.rps)} | ${end.p50} | ${end.p99} | | | drift check |`,
+  `| **\`SELECT 1\` again at the end** | ${connectionCounts[0]} | ${fmt(end.rps)} | ${end.p50} | ${end.p99} | ${kb(end)} | | | drift check |`,
 );
 await Promise.all([select1.stop(), hello.stop(), api.stop(), compared?.stop()]);
 await database.drop();
@@ -456,8 +460,8 @@ await database.drop();
 const table = [
   `${count.toLocaleString('en-US')}-transaction devnet chain (${facts?.tokens.toLocaleString('en-US')} tokens, ${facts?.collections} collections, ${facts?.sales.toLocaleString('en-US')} sales); API as ${workers} process(es) (MDQ_API_WORKERS=${workers}), pool ${POOL}; autocannon ${seconds} s per row; ${new Date().toISOString().slice(0, 10)}.`,
   '',
-  '| endpoint | connections | rps | p50 ms | p99 ms | `SELECT 1` rps just before | ÷ `SELECT 1` | target |',
-  '|---|---|---|---|---|---|---|---|',
+  '| endpoint | connections | rps | p50 ms | p99 ms | kB per answer | `SELECT 1` rps just before | ÷ `SELECT 1` | target |',
+  '|---|---|---|---|---|---|---|---|---|',
   ...rows,
   '',
   `At 10 connections: ${verdicts.filter(Boolean).length} of ${verdicts.length} endpoints meet their target.`,
