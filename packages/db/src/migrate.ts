@@ -18,6 +18,7 @@ import * as traitsKeptCounts from './migrations/2026-11-26T1000_traits_kept_coun
 import * as readpathCollectionPages from './migrations/2026-11-26T1100_readpath_collection_pages';
 import * as searchOrderedReads from './migrations/2026-11-27T1000_search_ordered_reads';
 import * as lootboxRevenueDays from './migrations/2026-11-27T1400_lead_lootbox_revenue_days';
+import * as searchNameStems from './migrations/2026-11-28T1300_search_name_stems';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26T1100_readpath_collection_pages': readpathCollectionPages,
   '2026-11-27T1000_search_ordered_reads': searchOrderedReads,
   '2026-11-27T1400_lead_lootbox_revenue_days': lootboxRevenueDays,
+  '2026-11-28T1300_search_name_stems': searchNameStems,
 };
 
 export class MigrationError extends Error {

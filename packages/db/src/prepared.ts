@@ -8,7 +8,9 @@ import { type Db, poolIfAny } from './database';
  * values (equality lookups by key): the listing card's one statement took 1–1.2 ms to plan and
  * about as long to run on the 100k chain, and its generic plan reads the same buffers as the custom
  * one. Not for statements whose best plan depends on a value (ranges, search texts, LIMITs): a
- * generic plan would be blind to it. The name is the text's hash, so one name is only ever one
+ * generic plan would be blind to it, unless the statement is written so that one plan serves every
+ * value (token search: its ranges are bounded by expressions of the parameters, as index
+ * conditions, never `LIKE $1`). The name is the text's hash, so one name is only ever one
  * text. A Db not made by createDb (a test's recording wrapper) runs the query as usual.
  */
 export async function executePrepared<R>(db: Db, query: RawBuilder<R>): Promise<R[]> {

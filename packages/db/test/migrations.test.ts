@@ -49,6 +49,7 @@ describe('migrations', () => {
         'table_handle_owners',
         'token_activities',
         'token_attributes',
+        'token_name_stems',
         'token_offers',
         'token_ownerships',
         'token_pending_claims',

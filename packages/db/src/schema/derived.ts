@@ -89,6 +89,16 @@ export interface TraitValueCountsTable {
   live_count: number;
 }
 
+/**
+ * Live tokens per name stem (the lowercased name without its trailing digits), kept by triggers on
+ * `tokens` in the writing transaction (migration 2026-11-28T1300); token search reads it. A stem
+ * with no live token is deleted.
+ */
+export interface TokenNameStemsTable {
+  stem: string;
+  live_count: number;
+}
+
 /** Per collection: live tokens, and the id of the last transaction that changed what rarity reads. */
 export interface CollectionTraitTotalsTable {
   collection_id: string;

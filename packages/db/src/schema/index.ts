@@ -16,6 +16,7 @@ import type {
   RankingRunsTable,
   RankingSnapshotsTable,
   SocialSignalsTable,
+  TokenNameStemsTable,
   TokenRarityTable,
   TraitValueCountsTable,
   UserInventorySnapshotsTable,
@@ -71,6 +72,7 @@ export interface Database {
   social_signals: SocialSignalsTable;
   token_rarity: TokenRarityTable;
   trait_value_counts: TraitValueCountsTable;
+  token_name_stems: TokenNameStemsTable;
   collection_trait_totals: CollectionTraitTotalsTable;
   collection_rarity_marks: CollectionRarityMarksTable;
   user_inventory_snapshots: UserInventorySnapshotsTable;
