@@ -1,8 +1,8 @@
 /**
  * The servers the API benchmark loads, each started in its own process (so the load generator
  * does not share their event loop): `select1` (node:http + pg answering `SELECT 1`, the cost of
- * one database round trip), `hello` (Fastify hello world, the cost of the framework) and `api`
- * (mdq's API as `mdq api` starts it). Prints `listening on <url>` when ready.
+ * one database round trip; `/?bytes=N` answers it with an N-byte body), `hello` (Fastify hello
+ * world, the cost of the framework) and `api` (mdq's API as `mdq api` starts it). Prints `listening on <url>` when ready.
  *
  * Usage: tsx api-servers.ts <select1|hello|api> <database url> [pool size]
  */
@@ -20,11 +20,23 @@ if (!databaseUrl) throw new Error('usage: api-servers.ts <select1|hello|api> <da
 
 if (mode === 'select1') {
   const pool = createPool(databaseUrl, { max: poolSize });
-  const server = createServer((_req, res) => {
+  // `/?bytes=N`: the same round trip, answered with a JSON body of N bytes built once. A page of
+  // N bytes costs at least this much whatever its query: the bench's floor for large answers.
+  const bodies = new Map<number, string>();
+  const padded = (n: number): string => {
+    let body = bodies.get(n);
+    if (body === undefined) {
+      body = JSON.stringify({ data: { one: 1 }, pad: 'x'.repeat(Math.max(0, n - 30)) });
+      bodies.set(n, body);
+    }
+    return body;
+  };
+  const server = createServer((req, res) => {
+    const bytes = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('bytes') ?? 0);
     pool.query('SELECT 1 AS one').then(
       (result) => {
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ data: result.rows[0] }));
+        res.end(bytes > 0 ? padded(bytes) : JSON.stringify({ data: result.rows[0] }));
       },
       () => {
         res.statusCode = 503;

@@ -330,3 +330,141 @@ describe('version-keyed response cache on routes that also move with the clock',
     expect(await status()).toBe('active');
   });
 });
+
+describe("a lootbox's revenue: cached within its second, new at once on a write", () => {
+  const T = Date.parse('2026-06-02T10:00:00.250Z');
+  let clock = T;
+  let h: ApiHarness;
+  let hidden: pg.Client;
+  const url = `/lootbox-revenue?creator=${CREATOR}&collection=Cats&timeframe=24h`;
+  const revenue = async (at: number) => {
+    clock = at;
+    const response = await h.get(url);
+    expect(response.statusCode).toBe(200);
+    const { data } = response.json() as { data: { to: string; revenue: { amount: string }[] } };
+    return { to: data.to, amount: data.revenue[0]?.amount ?? '0' };
+  };
+
+  beforeAll(async () => {
+    h = await createHarness({ clock: () => new Date(clock) });
+    await seedCats(h, '2026-06-01T00:00:00Z');
+    await h.fx.purchase({
+      version: 1,
+      lootboxId: 7,
+      buyer: BUYER,
+      amount: '100',
+      at: '2026-06-01T10:00:05.500Z',
+    });
+    hidden = new pg.Client({ connectionString: h.test.url });
+    await hidden.connect();
+    await hidden.query('SET session_replication_role = replica');
+  });
+  afterAll(async () => {
+    await hidden?.end();
+    await h?.close();
+  });
+
+  it('ends the window at the request, and keeps that answer until the next whole second', async () => {
+    expect(await revenue(T)).toEqual({ to: '2026-06-02T10:00:00.250Z', amount: '100' });
+    // A purchase that only a cache keyed by the version and the second would not see.
+    await hidden.query(
+      `INSERT INTO lootbox_purchases (transaction_version, event_index, lootbox_id, buyer, quantity, amount_paid,
+        coin_type, transaction_timestamp) VALUES (2, 0, 7, $1, 1, 50, '0x1::aptos_coin::AptosCoin', '2026-06-02T09:00:00Z')`,
+      [BUYER],
+    );
+    expect(await revenue(T + 500)).toEqual({ to: '2026-06-02T10:00:00.250Z', amount: '100' });
+    expect(await revenue(T + 750)).toEqual({ to: '2026-06-02T10:00:01.000Z', amount: '150' });
+  });
+
+  it('a purchase the indexer writes is in the next answer at once, within the same second', async () => {
+    await h.fx.purchase({ version: 3, lootboxId: 7, buyer: BUYER, amount: '25', at: '2026-06-02T09:30:00Z' });
+    expect(await revenue(T + 800)).toEqual({ to: '2026-06-02T10:00:01.050Z', amount: '175' });
+  });
+
+  it('a purchase leaves the 24h window with the clock, at most a second late, with no write in between', async () => {
+    // The first purchase (10:00:05.5 the day before) is in the window ending 10:00:05.4.
+    expect(await revenue(Date.parse('2026-06-02T10:00:05.400Z'))).toEqual({
+      to: '2026-06-02T10:00:05.400Z',
+      amount: '175',
+    });
+    // Within the same second the kept answer stands, though the purchase has just left the window.
+    expect(await revenue(Date.parse('2026-06-02T10:00:05.600Z'))).toEqual({
+      to: '2026-06-02T10:00:05.400Z',
+      amount: '175',
+    });
+    expect(await revenue(Date.parse('2026-06-02T10:00:06.100Z'))).toEqual({
+      to: '2026-06-02T10:00:06.100Z',
+      amount: '75',
+    });
+  });
+});
+
+describe('inventory history: cached until its buckets move, new at once on a write', () => {
+  const T = Date.parse('2026-06-02T10:20:00.250Z');
+  let clock = T;
+  let h: ApiHarness;
+  let hidden: pg.Client;
+  const series = async (at: number, range = '24h') => {
+    clock = at;
+    const response = await h.get(`/user/inventory-history-data?address=${OWNER}&range=${range}`);
+    expect(response.statusCode).toBe(200);
+    return (
+      response.json() as { data: { points: { timestamp: string; tokenCount: number; live: boolean }[] } }
+    ).data.points;
+  };
+  const snapshot = (at: string, tokens: number) =>
+    h.test.db
+      .insertInto('user_inventory_snapshots')
+      .values({ owner_address: OWNER, snapshot_at: at, token_count: tokens, floor_value: '0' })
+      .execute();
+
+  beforeAll(async () => {
+    h = await createHarness({ clock: () => new Date(clock) });
+    await seedCats(h, '2026-06-01T00:00:00Z');
+    await h.fx.ownership({ tokenId: TOKEN, owner: OWNER, collectionId: COLLECTION });
+    hidden = new pg.Client({ connectionString: h.test.url });
+    await hidden.connect();
+    await hidden.query('SET session_replication_role = replica');
+  });
+  afterAll(async () => {
+    await hidden?.end();
+    await h?.close();
+  });
+
+  it('a live point is stamped to the second and kept within it', async () => {
+    expect(await series(T)).toEqual([
+      { timestamp: '2026-06-02T10:20:00.000Z', tokenCount: 1, floorValue: '0', live: true },
+    ]);
+    await hidden.query('DELETE FROM token_ownerships');
+    expect((await series(T + 500))[0]?.tokenCount).toBe(1);
+    expect(await series(T + 800)).toEqual([
+      { timestamp: '2026-06-02T10:20:01.000Z', tokenCount: 0, floorValue: '0', live: true },
+    ]);
+  });
+
+  it('a snapshot the worker writes is in the next answer at once', async () => {
+    await snapshot('2026-06-02T09:00:00Z', 4);
+    const points = await series(T + 900);
+    expect(points.at(-1)).toMatchObject({
+      timestamp: '2026-06-02T10:00:00.000Z',
+      tokenCount: 4,
+      live: false,
+    });
+  });
+
+  it('keeps the answer within the hour, and adds the next bucket when the clock reaches it', async () => {
+    const before = await series(T + 1000);
+    // Behind the version's back: only a cache would still answer 4 for the current hour.
+    await hidden.query(`UPDATE user_inventory_snapshots SET token_count = 5`);
+    expect(await series(Date.parse('2026-06-02T10:59:59.999Z'))).toEqual(before);
+    const next = await series(Date.parse('2026-06-02T11:00:00.000Z'));
+    expect(next.at(-1)).toMatchObject({ timestamp: '2026-06-02T11:00:00.000Z', tokenCount: 5 });
+    expect(next.length).toBe(before.length + 1);
+  });
+
+  it('a snapshot dated ahead of the clock joins when the clock passes it, with no write in between', async () => {
+    await snapshot('2026-06-02T11:30:00Z', 7);
+    expect((await series(Date.parse('2026-06-02T11:10:00Z'))).at(-1)?.tokenCount).toBe(5);
+    expect((await series(Date.parse('2026-06-02T11:30:00.001Z'))).at(-1)?.tokenCount).toBe(7);
+  });
+});

@@ -55,10 +55,16 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: RevenueQuery,
         response: { 200: One(Revenue), ...ERRORS },
       },
+      config: { readCache: true },
     },
     async (request) => {
       const { creator, collection, timeframe } = request.query;
-      const revenue = await lootboxRevenue(db, { creator, collection }, timeframe, now());
+      // The window ends at this instant, so a purchase at exactly now (or exactly a window ago) is
+      // counted. The answer is kept until the next whole second or the next write, whichever comes
+      // first: a purchase can leave the window at most one second late, never join it late.
+      const at = now();
+      request.cacheUntil = Math.floor(at.getTime() / 1000) * 1000 + 1000;
+      const revenue = await lootboxRevenue(db, { creator, collection }, timeframe, at);
       return { data: foundLootbox(revenue, { creator, collection }) };
     },
   );

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { inventoryHistory } from '@mdq/db';
+import { inventoryHistory, inventoryHistoryChangesAt } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS, One } from '../schemas/common';
 import { InventoryHistory, InventoryQuery } from '../schemas/user';
@@ -19,9 +19,15 @@ export async function userRoutes(scope: FastifyInstance, { readDb: db, now }: Ro
         querystring: InventoryQuery,
         response: { 200: One(InventoryHistory), ...ERRORS },
       },
+      config: { readCache: true },
     },
-    async (request) => ({
-      data: await inventoryHistory(db, request.query.address, request.query.range, now()),
-    }),
+    async (request) => {
+      const at = now();
+      const { address, range } = request.query;
+      const data = await inventoryHistory(db, address, range, at);
+      // Its buckets move with the clock: the answer is kept until the next instant it can change.
+      request.cacheUntil = await inventoryHistoryChangesAt(db, address, data, at);
+      return { data };
+    },
   );
 }

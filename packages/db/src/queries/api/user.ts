@@ -29,6 +29,39 @@ export interface InventoryHistory {
   points: InventoryHistoryPoint[];
 }
 
+const HOUR_MS = 3_600_000;
+/** The buckets' length and origin, as `date_bin` aligns them in loadInventoryHistory (a Monday, UTC). */
+const STEP_MS: Record<InventoryHistoryRange, number> = {
+  '24h': HOUR_MS,
+  '7d': 6 * HOUR_MS,
+  '30d': 24 * HOUR_MS,
+  all: 7 * 24 * HOUR_MS,
+};
+const ORIGIN_MS = Date.parse('2000-01-03T00:00:00Z');
+
+/**
+ * The first instant after `now` at which the same stored data gives another series: the next
+ * bucket boundary (a bucket is added and, for a bounded range, the oldest leaves), the owner's next
+ * snapshot dated after `now` (it joins the current bucket when the clock passes it), and for a live
+ * point the next whole second (its timestamp). A cache keyed by the read version may keep the
+ * answer until then.
+ */
+export async function inventoryHistoryChangesAt(
+  db: Db,
+  address: string,
+  history: InventoryHistory,
+  now: Date,
+): Promise<number> {
+  const step = STEP_MS[history.range];
+  const boundary = ORIGIN_MS + (Math.floor((now.getTime() - ORIGIN_MS) / step) + 1) * step;
+  const live = history.points.some((p) => p.live) ? Math.floor(now.getTime() / 1000) * 1000 + 1000 : Infinity;
+  const { rows } = await sql<{ next: Date | null }>`
+    SELECT min(snapshot_at) AS next FROM user_inventory_snapshots
+     WHERE owner_address = ${address} AND snapshot_at > ${now}`.execute(db);
+  const next = rows[0]?.next ? new Date(rows[0].next).getTime() : Infinity;
+  return Math.min(boundary, live, next);
+}
+
 /**
  * The worker's series (one point per bucket: the latest snapshot taken by the bucket's end, so a
  * quiet bucket carries the previous value), from the owner's first snapshot on. A wallet with no
@@ -80,7 +113,8 @@ export async function liveInventoryPoint(
          WHERE l.collection_id = h.collection_id AND l.status = 'active'
            AND ${nativeCoin('l.coin_type')}) f ON true`.execute(db);
   return {
-    timestamp: now.toISOString(),
+    // To the second: one answer per second and read version, which the response cache can keep.
+    timestamp: new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString(),
     tokenCount: rows[0]?.token_count ?? 0,
     floorValue: rows[0]?.floor_value ?? '0',
     live: true,
