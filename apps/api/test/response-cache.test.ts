@@ -53,6 +53,17 @@ async function seedCats(h: ApiHarness, mintStart: string): Promise<void> {
   });
 }
 
+/**
+ * A connection whose writes fire no triggers, so the read version does not move: it changes what a
+ * cache keyed by the version alone would go on serving.
+ */
+async function triggerlessClient(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('SET session_replication_role = replica');
+  return client;
+}
+
 describe('version-keyed response cache', () => {
   let h: ApiHarness;
   let hidden: pg.Client;
@@ -125,9 +136,7 @@ describe('version-keyed response cache', () => {
       .execute();
     // A connection whose writes skip triggers (replication role): rows changed behind the
     // version's back, which only a cache keyed by that version can keep answering the old way.
-    hidden = new pg.Client({ connectionString: test.url });
-    await hidden.connect();
-    await hidden.query('SET session_replication_role = replica');
+    hidden = await triggerlessClient(test.url);
   });
 
   afterAll(async () => {
@@ -355,9 +364,7 @@ describe("a lootbox's revenue: cached within its second, new at once on a write"
       amount: '100',
       at: '2026-06-01T10:00:05.500Z',
     });
-    hidden = new pg.Client({ connectionString: h.test.url });
-    await hidden.connect();
-    await hidden.query('SET session_replication_role = replica');
+    hidden = await triggerlessClient(h.test.url);
   });
   afterAll(async () => {
     await hidden?.end();
@@ -422,9 +429,7 @@ describe('inventory history: cached until its buckets move, new at once on a wri
     h = await createHarness({ clock: () => new Date(clock) });
     await seedCats(h, '2026-06-01T00:00:00Z');
     await h.fx.ownership({ tokenId: TOKEN, owner: OWNER, collectionId: COLLECTION });
-    hidden = new pg.Client({ connectionString: h.test.url });
-    await hidden.connect();
-    await hidden.query('SET session_replication_role = replica');
+    hidden = await triggerlessClient(h.test.url);
   });
   afterAll(async () => {
     await hidden?.end();
