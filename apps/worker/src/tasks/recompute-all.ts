@@ -22,7 +22,7 @@ export async function recomputeAll(db: Db, now: Date = new Date()): Promise<Reco
   const t2 = performance.now();
   await computeAllRarity(db, now);
   const t3 = performance.now();
-  await snapshotInventories(db, now);
+  await snapshotInventories(db, now, { collectionsWritten: true });
   const t4 = performance.now();
   return { snapshotsMs: t1 - t0, rankingsMs: t2 - t1, rarityMs: t3 - t2, inventoryMs: t4 - t3 };
 }

@@ -15,10 +15,18 @@ export async function snapshotCollections(db: Db, now: Date): Promise<number> {
 /**
  * Hourly inventory snapshot of every current holder (plus a zero point for wallets that just
  * emptied), valued at the same hour's collection floors, then retention pruning to the API buckets.
+ * The hour's collection snapshots are written first unless the caller has just written them
+ * (`collectionsWritten`): the scheduled job cannot know that the :00 job ran, but `recomputeAll`
+ * does, and on the 1M chain writing them again cost as much as writing them (the whole holders
+ * aggregate runs before ON CONFLICT finds every row there).
  */
-export async function snapshotInventories(db: Db, now: Date): Promise<{ written: number; pruned: number }> {
+export async function snapshotInventories(
+  db: Db,
+  now: Date,
+  { collectionsWritten = false }: { collectionsWritten?: boolean } = {},
+): Promise<{ written: number; pruned: number }> {
   const hour = hourOf(now);
-  await writeCollectionSnapshots(db, hour);
+  if (!collectionsWritten) await writeCollectionSnapshots(db, hour);
   const written = await writeInventorySnapshots(db, hour);
   const pruned = await pruneInventorySnapshots(db, now);
   return { written, pruned };

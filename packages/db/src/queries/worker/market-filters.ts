@@ -25,12 +25,21 @@ export function isNativeCoinType(coinType: string | null): boolean {
 /*
  * (holder, collection_id, token_data_id) for every token held now: positive balances plus tokens
  * listed by their seller (a listing may keep the token in escrow; it is still the seller's).
- * Burned tokens are held by no one.
+ * Burned tokens are held by no one. A triple can appear twice (a v1 token's property versions), so
+ * readers count DISTINCT.
+ *
+ * Written as UNION ALL with the listings that the seller does not also hold (one index probe per
+ * active listing) and an anti-join on burned tokens, instead of a UNION that sorted every
+ * ownership to drop duplicates and a join of every ownership with tokens: the collection snapshot's
+ * holder counts on the 1M chain went from ~3.0 s to ~1.0 s with the same answer (docs/PERFORMANCE.md).
  */
 export const holdingsSql = sql`
   SELECT h.holder, h.collection_id, h.token_data_id FROM (
     SELECT owner_address AS holder, collection_id, token_data_id FROM token_ownerships WHERE amount > 0
-    UNION
-    SELECT seller, collection_id, token_data_id FROM listings WHERE status = 'active' AND seller IS NOT NULL
-  ) h LEFT JOIN tokens t ON t.token_data_id = h.token_data_id
-  WHERE NOT COALESCE(t.is_burned, false)`;
+    UNION ALL
+    SELECT l.seller, l.collection_id, l.token_data_id FROM listings l
+     WHERE l.status = 'active' AND l.seller IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM token_ownerships o
+                        WHERE o.token_data_id = l.token_data_id AND o.owner_address = l.seller AND o.amount > 0)
+  ) h
+  WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned)`;
