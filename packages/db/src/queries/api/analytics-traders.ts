@@ -20,8 +20,8 @@ export interface TraitFloor {
 /**
  * Every trait value of the collection with its count, share, live floor and last sale. Counts and
  * the collection's live tokens are read from what the database keeps (trait_value_counts,
- * collection_trait_totals); the floors are one pass over the collection's attribute rows joined
- * with the active listings, rather than a listing probe per token of each value.
+ * collection_trait_totals); the floors are one pass over the collection's active listings joined
+ * with their tokens' attribute rows, rather than a listing probe per token of each value.
  */
 export async function collectionTraitFloors(
   db: Db,
@@ -36,6 +36,9 @@ export async function collectionTraitFloors(
           JOIN listings l ON l.token_data_id = a.token_data_id
           JOIN tokens t ON t.token_data_id = a.token_data_id
          WHERE a.collection_id = ${collectionId} AND l.status = 'active' AND ${isNativeCoin('l.coin_type')}
+           -- The listing's own collection too, so the collection's active listings come from their
+           -- index: without it, the 1M chain's plan read every active listing of every collection.
+           AND l.collection_id = ${collectionId}
            AND NOT t.is_burned
          GROUP BY a.trait_type, a.value
       )
