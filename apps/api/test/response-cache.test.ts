@@ -328,6 +328,24 @@ describe('version-keyed response cache on routes that also move with the clock',
     for (const url of urls) expect(await offers(url), url).toEqual({ ids: ['open'], total: 1 });
   });
 
+  it('by-upcoming: a lootbox written by the indexer is in the next answer at once', async () => {
+    clock = new Date('2026-06-01T00:00:00Z');
+    const upcoming = async () =>
+      ((await h.get('/rankings/by-upcoming')).json() as { data: { lootboxId: number }[] }).data.map(
+        (l) => l.lootboxId,
+      );
+    expect(await upcoming()).toEqual([7]);
+    expect(await upcoming()).toEqual([7]);
+    await h.fx.lootbox({
+      id: 8,
+      creator: CREATOR,
+      name: 'Dogs',
+      collectionId: addr(0x200),
+      mintStart: '2026-06-02T00:00:00Z',
+    });
+    expect(await upcoming()).toEqual([7, 8]);
+  });
+
   it("the lootbox collection's status moves from upcoming to active at mint start", async () => {
     const url = `/token-collection-by-lootbox-creator?creator=${CREATOR}&collection=Cats`;
     const status = async () =>
