@@ -1,17 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
-import { loadInventoryHistory } from '../worker/inventory';
+import { INVENTORY_BUCKET_ORIGIN, INVENTORY_BUCKETS, loadInventoryHistory } from '../worker/inventory';
 import { iso, nativeCoin } from './pagination';
 
 export type InventoryHistoryRange = '24h' | '7d' | '30d' | 'all';
-
-/** DESIGN: hourly, 6-hourly, daily and weekly buckets; `all` has no lower bound. */
-const RANGES: Record<InventoryHistoryRange, { bucket: string }> = {
-  '24h': { bucket: '1 hour' },
-  '7d': { bucket: '6 hours' },
-  '30d': { bucket: '1 day' },
-  all: { bucket: '7 days' },
-};
 
 export interface InventoryHistoryPoint {
   timestamp: string;
@@ -29,16 +21,6 @@ export interface InventoryHistory {
   points: InventoryHistoryPoint[];
 }
 
-const HOUR_MS = 3_600_000;
-/** The buckets' length and origin, as `date_bin` aligns them in loadInventoryHistory (a Monday, UTC). */
-const STEP_MS: Record<InventoryHistoryRange, number> = {
-  '24h': HOUR_MS,
-  '7d': 6 * HOUR_MS,
-  '30d': 24 * HOUR_MS,
-  all: 7 * 24 * HOUR_MS,
-};
-const ORIGIN_MS = Date.parse('2000-01-03T00:00:00Z');
-
 /**
  * The first instant after `now` at which the same stored data gives another series: the next
  * bucket boundary (a bucket is added and, for a bounded range, the oldest leaves), the owner's next
@@ -52,8 +34,9 @@ export async function inventoryHistoryChangesAt(
   history: InventoryHistory,
   now: Date,
 ): Promise<number> {
-  const step = STEP_MS[history.range];
-  const boundary = ORIGIN_MS + (Math.floor((now.getTime() - ORIGIN_MS) / step) + 1) * step;
+  const step = INVENTORY_BUCKETS[history.range].stepMs;
+  const origin = Date.parse(INVENTORY_BUCKET_ORIGIN);
+  const boundary = origin + (Math.floor((now.getTime() - origin) / step) + 1) * step;
   const live = history.points.some((p) => p.live) ? Math.floor(now.getTime() / 1000) * 1000 + 1000 : Infinity;
   const { rows } = await sql<{ next: Date | null }>`
     SELECT min(snapshot_at) AS next FROM user_inventory_snapshots
@@ -85,7 +68,7 @@ export async function inventoryHistory(
     });
   }
   if (points.length === 0) points.push(await liveInventoryPoint(db, address, now));
-  return { address, range, bucket: RANGES[range].bucket, points };
+  return { address, range, bucket: INVENTORY_BUCKETS[range].step, points };
 }
 
 /** What the worker's snapshot would say now: tokens held (listed ones included) valued at live floors. */

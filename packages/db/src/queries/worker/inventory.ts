@@ -40,6 +40,9 @@ export async function writeInventorySnapshots(db: Db, at: Date): Promise<number>
   return Number(result.numAffectedRows ?? 0);
 }
 
+/** Where `date_bin` starts the buckets: a Monday, UTC, so weekly buckets run Monday to Monday. */
+export const INVENTORY_BUCKET_ORIGIN = '2000-01-03T00:00:00Z';
+
 /*
  * Retention mirrors the API's buckets: every hourly row for 48 hours, then the earliest row per
  * 6 hours up to 8 days, per day up to 31 days, per week after that. Keeping the earliest row of each
@@ -54,10 +57,10 @@ export async function pruneInventorySnapshots(db: Db, now: Date): Promise<number
         SELECT owner_address, snapshot_at,
           CASE
             WHEN snapshot_at >= ${now}::timestamptz - interval '8 days'
-              THEN date_bin('6 hours', snapshot_at, timestamptz '2000-01-03 00:00:00+00')
+              THEN date_bin('6 hours', snapshot_at, ${INVENTORY_BUCKET_ORIGIN}::timestamptz)
             WHEN snapshot_at >= ${now}::timestamptz - interval '31 days'
-              THEN date_bin('1 day', snapshot_at, timestamptz '2000-01-03 00:00:00+00')
-            ELSE date_bin('7 days', snapshot_at, timestamptz '2000-01-03 00:00:00+00')
+              THEN date_bin('1 day', snapshot_at, ${INVENTORY_BUCKET_ORIGIN}::timestamptz)
+            ELSE date_bin('7 days', snapshot_at, ${INVENTORY_BUCKET_ORIGIN}::timestamptz)
           END AS bucket
         FROM user_inventory_snapshots
         WHERE snapshot_at < ${now}::timestamptz - interval '48 hours'
@@ -70,11 +73,17 @@ export async function pruneInventorySnapshots(db: Db, now: Date): Promise<number
 
 export type InventoryRange = '24h' | '7d' | '30d' | 'all';
 
-export const INVENTORY_BUCKETS: Record<InventoryRange, { step: string; span: string | null }> = {
-  '24h': { step: '1 hour', span: '24 hours' },
-  '7d': { step: '6 hours', span: '7 days' },
-  '30d': { step: '1 day', span: '30 days' },
-  all: { step: '7 days', span: null },
+const HOUR_MS = 3_600_000;
+
+/** Each range's bucket (as an interval, and in ms for the API's cache), and how far back it reaches. */
+export const INVENTORY_BUCKETS: Record<
+  InventoryRange,
+  { step: string; stepMs: number; span: string | null }
+> = {
+  '24h': { step: '1 hour', stepMs: HOUR_MS, span: '24 hours' },
+  '7d': { step: '6 hours', stepMs: 6 * HOUR_MS, span: '7 days' },
+  '30d': { step: '1 day', stepMs: 24 * HOUR_MS, span: '30 days' },
+  all: { step: '7 days', stepMs: 7 * 24 * HOUR_MS, span: null },
 };
 
 export interface InventoryPoint {
@@ -96,7 +105,7 @@ export async function loadInventoryHistory(
   now: Date,
 ): Promise<InventoryPoint[]> {
   const { step, span } = INVENTORY_BUCKETS[range];
-  const origin = sql`timestamptz '2000-01-03 00:00:00+00'`;
+  const origin = sql`${INVENTORY_BUCKET_ORIGIN}::timestamptz`;
   const start = span
     ? sql`${now}::timestamptz - ${span}::interval`
     : sql`(SELECT min(snapshot_at) FROM user_inventory_snapshots WHERE owner_address = ${owner})`;
