@@ -6,6 +6,8 @@ import {
   loadLootboxTierTable,
   loadWindowSales,
   readRanking,
+  rebuildFloorsAt,
+  sql,
 } from '@mdq/db';
 import type { DevnetFacts } from '@mdq/devnet';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
@@ -97,12 +99,31 @@ describe('worker aggregates against the devnet facts', () => {
       ]);
     }
     for (const [key, ms] of Object.entries(windows) as [keyof typeof windows, number][]) {
-      // No snapshots exist for the past of a freshly indexed chain: this checks the rebuild from listings.
+      // No snapshots exist for the past of a freshly indexed chain: this checks the floors read
+      // from the recorded floor changes (and the rebuild, for a collection without one before).
       const at = await loadFloorsAt(db, ids, new Date(now.getTime() - ms));
       for (const c of facts.collections) {
         expect([c.collectionId, key, at.get(c.collectionId)]).toEqual([c.collectionId, key, c.floor[key]]);
       }
     }
+  });
+
+  it('the floor at instants along the chain: the recorded floor changes agree with the rebuild from listing events', async () => {
+    const ids = facts.collections.map((c) => c.collectionId);
+    const { rows } = await sql<{ first: Date }>`
+      SELECT min(transaction_timestamp) AS first FROM marketplace_activities`.execute(db);
+    const first = new Date(rows[0]?.first ?? now).getTime();
+    let listed = 0;
+    for (let i = 0; i <= 24; i++) {
+      const at = new Date(first + ((now.getTime() - first) * i) / 24);
+      const read = Object.fromEntries(await loadFloorsAt(db, ids, at));
+      expect([at.toISOString(), read]).toEqual([
+        at.toISOString(),
+        Object.fromEntries(await rebuildFloorsAt(db, ids, at)),
+      ]);
+      listed += Object.values(read).filter((f) => f !== null).length;
+    }
+    expect(listed).toBeGreaterThan(24);
   });
 
   it('trending ranking order follows the facts through the documented formula (both variants)', async () => {

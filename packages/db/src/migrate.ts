@@ -19,6 +19,7 @@ import * as readpathCollectionPages from './migrations/2026-11-26T1100_readpath_
 import * as searchOrderedReads from './migrations/2026-11-27T1000_search_ordered_reads';
 import * as lootboxRevenueDays from './migrations/2026-11-27T1400_lead_lootbox_revenue_days';
 import * as searchNameStems from './migrations/2026-11-28T1300_search_name_stems';
+import * as workerFloorReads from './migrations/2026-11-29T1000_worker_floor_reads';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T1000_search_ordered_reads': searchOrderedReads,
   '2026-11-27T1400_lead_lootbox_revenue_days': lootboxRevenueDays,
   '2026-11-28T1300_search_name_stems': searchNameStems,
+  '2026-11-29T1000_worker_floor_reads': workerFloorReads,
 };
 
 export class MigrationError extends Error {

@@ -8,7 +8,7 @@ import {
   loadHolderCounts,
   loadLootboxesByCreation,
   loadUpcomingLootboxes,
-  loadWindowSales,
+  loadWindowSalesFields,
   type RankingEntry,
   type RankingName,
   replaceRanking,
@@ -29,10 +29,7 @@ import { type Candidate, scoreCandidates } from '../rankings/score';
  */
 export async function computeCollectionRanking(db: Db, name: CollectionRanking, now: Date): Promise<number> {
   const start = new Date(now.getTime() - COLLECTION_RANKINGS[name].windowMs);
-  const [clean, raw] = await Promise.all([
-    loadWindowSales(db, start, now),
-    loadWindowSales(db, start, now, { includeFlagged: true }),
-  ]);
+  const { clean, withFlagged: raw } = await loadWindowSalesFields(db, start, now);
   // Both fields' other metrics in one load each: the field with flagged sales holds every
   // collection of the clean one, and a collection's floors, holders and engagement do not depend
   // on which sales count (loading them per field cost each query twice: docs/PERFORMANCE.md).

@@ -1,3 +1,4 @@
+export * from './floors-at';
 export * from './inventory';
 export * from './market-filters';
 export * from './rankings';

@@ -22,6 +22,15 @@ export function isNativeCoinType(coinType: string | null): boolean {
   return coinType === null || (NATIVE_COIN_TYPES as readonly string[]).includes(coinType);
 }
 
+/**
+ * True when the token `column` names is not burned (a token missing from `tokens` is not burned):
+ * an anti-join against the small partial index of burned tokens (tokens_burned, migration
+ * 2026-11-29T1000), where a join with `tokens` probed its primary key once per row.
+ */
+export function notBurned(column: string): RawBuilder<boolean> {
+  return sql<boolean>`NOT EXISTS (SELECT 1 FROM tokens burned WHERE burned.token_data_id = ${sql.ref(column)} AND burned.is_burned)`;
+}
+
 /*
  * (holder, collection_id, token_data_id) for every token held now: positive balances plus tokens
  * listed by their seller (a listing may keep the token in escrow; it is still the seller's).
@@ -42,4 +51,4 @@ export const holdingsSql = sql`
        AND NOT EXISTS (SELECT 1 FROM token_ownerships o
                         WHERE o.token_data_id = l.token_data_id AND o.owner_address = l.seller AND o.amount > 0)
   ) h
-  WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned)`;
+  WHERE ${notBurned('h.token_data_id')}`;

@@ -3,7 +3,7 @@ import type { Db } from '../../database';
 import { unnestInsert } from '../../ingest/bulk';
 import type { RankingName } from '../../schema/index';
 import { appendRankingChanges, rankingChanges } from '../feed/ranking-changes';
-import { FILL_KINDS, isNativeCoin } from './market-filters';
+import { FILL_KINDS, isNativeCoin, notBurned } from './market-filters';
 
 export interface WindowSales {
   collectionId: string;
@@ -13,9 +13,61 @@ export interface WindowSales {
   uniqueBuyers: number;
 }
 
+/** A window's sales per collection twice: without the wash-flagged sales, and with them. */
+export interface WindowSalesFields {
+  clean: WindowSales[];
+  withFlagged: WindowSales[];
+}
+
 /**
- * Sales per collection with at least one native-coin fill in [from, to]. Wash-flagged sales are left
- * out unless `includeFlagged` (then a collection with only flagged sales appears too).
+ * Sales per collection with at least one native-coin fill in [from, to], both fields from one scan
+ * of the window's fills: `clean` leaves wash-flagged sales out (a collection with only flagged
+ * sales is absent), `withFlagged` counts them. Read separately, the two fields cost the window's
+ * scan twice in every ranking (docs/PERFORMANCE.md).
+ */
+export async function loadWindowSalesFields(db: Db, from: Date, to: Date): Promise<WindowSalesFields> {
+  const clean = sql`wash_flags = '{}'`;
+  const { rows } = await sql<{
+    collectionId: string;
+    volume: string;
+    sales: number;
+    uniqueBuyers: number;
+    cleanVolume: string | null;
+    cleanSales: number;
+    cleanBuyers: number;
+  }>`
+    SELECT collection_id AS "collectionId", sum(price)::text AS volume, count(*)::int AS sales,
+           count(DISTINCT buyer)::int AS "uniqueBuyers",
+           (sum(price) FILTER (WHERE ${clean}))::text AS "cleanVolume",
+           (count(*) FILTER (WHERE ${clean}))::int AS "cleanSales",
+           (count(DISTINCT buyer) FILTER (WHERE ${clean}))::int AS "cleanBuyers"
+    FROM marketplace_activities
+    WHERE kind = ANY(${[...FILL_KINDS]}::text[])
+      AND transaction_timestamp >= ${from} AND transaction_timestamp <= ${to}
+      AND collection_id IS NOT NULL AND ${isNativeCoin('coin_type')}
+    GROUP BY collection_id
+  `.execute(db);
+  return {
+    withFlagged: rows.map((r) => ({
+      collectionId: r.collectionId,
+      volume: r.volume,
+      sales: r.sales,
+      uniqueBuyers: r.uniqueBuyers,
+    })),
+    clean: rows
+      .filter((r) => r.cleanSales > 0)
+      .map((r) => ({
+        collectionId: r.collectionId,
+        volume: r.cleanVolume ?? '0',
+        sales: r.cleanSales,
+        uniqueBuyers: r.cleanBuyers,
+      })),
+  };
+}
+
+/**
+ * One field of `loadWindowSalesFields`: wash-flagged sales are left out unless `includeFlagged`
+ * (then a collection with only flagged sales appears too).
  */
 export async function loadWindowSales(
   db: Db,
@@ -23,23 +75,20 @@ export async function loadWindowSales(
   to: Date,
   options: { includeFlagged?: boolean } = {},
 ): Promise<WindowSales[]> {
-  const clean = options.includeFlagged ? sql`true` : sql`wash_flags = '{}'`;
-  const { rows } = await sql<WindowSales>`
-    SELECT collection_id AS "collectionId", sum(price)::text AS volume, count(*)::int AS sales,
-           count(DISTINCT buyer)::int AS "uniqueBuyers"
-    FROM marketplace_activities
-    WHERE kind = ANY(${[...FILL_KINDS]}::text[])
-      AND transaction_timestamp >= ${from} AND transaction_timestamp <= ${to}
-      AND collection_id IS NOT NULL AND ${isNativeCoin('coin_type')} AND ${clean}
-    GROUP BY collection_id
-  `.execute(db);
-  return rows;
+  const fields = await loadWindowSalesFields(db, from, to);
+  return options.includeFlagged ? fields.withFlagged : fields.clean;
 }
 
 /**
  * Current holders per collection: distinct wallets with a positive balance, plus the sellers of
  * active listings, since a listing can hold its token in escrow and the token still belongs to
  * its seller for a marketplace's purposes. Burned tokens hold nothing.
+ *
+ * The wallets with a balance are the collection's `owner_count`, which the indexer keeps by delta
+ * in each batch's transaction (ingest/owner-counts.ts); only the sellers of active listings who
+ * hold no token of the collection are counted here, one index probe per active listing. Counting
+ * every ownership row instead cost 0.55–0.73 s for the `top` ranking's field on the 1M chain
+ * (docs/PERFORMANCE.md). A collection without a `collections` row has no entry.
  */
 export async function loadHolderCounts(
   db: Db,
@@ -47,16 +96,16 @@ export async function loadHolderCounts(
 ): Promise<Map<string, number>> {
   if (collectionIds.length === 0) return new Map();
   const { rows } = await sql<{ id: string; holders: number }>`
-    SELECT k.id, (
-      SELECT count(DISTINCT holder)::int FROM (
-        SELECT owner_address AS holder FROM token_ownerships WHERE collection_id = k.id AND amount > 0
-        UNION ALL
-        SELECT l.seller FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
-        WHERE l.collection_id = k.id AND l.status = 'active' AND l.seller IS NOT NULL
-          AND NOT COALESCE(t.is_burned, false)
-      ) h
+    SELECT c.collection_id AS id, c.owner_count + (
+      SELECT count(DISTINCT l.seller)::int
+      FROM listings l
+      WHERE l.collection_id = c.collection_id AND l.status = 'active' AND l.seller IS NOT NULL
+        AND ${notBurned('l.token_data_id')}
+        AND NOT EXISTS (SELECT 1 FROM token_ownerships o
+                        WHERE o.owner_address = l.seller AND o.collection_id = c.collection_id AND o.amount > 0)
     ) AS holders
-    FROM unnest(${[...collectionIds]}::text[]) AS k(id)
+    FROM collections c
+    WHERE c.collection_id = ANY(${[...collectionIds]}::text[])
   `.execute(db);
   return new Map(rows.map((r) => [r.id, r.holders]));
 }

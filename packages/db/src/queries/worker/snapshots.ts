@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import { rebuildFloorsAt } from './floors-at';
-import { holdingsSql, isNativeCoin } from './market-filters';
+import { holdingsSql, isNativeCoin, notBurned } from './market-filters';
 
 export interface CurrentFloor {
   collectionId: string;
@@ -21,9 +21,9 @@ export async function loadCurrentFloors(
   if (collectionIds.length === 0) return new Map();
   const { rows } = await sql<CurrentFloor>`
     SELECT l.collection_id AS "collectionId", min(l.price)::text AS floor, count(*)::int AS listed
-    FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+    FROM listings l
     WHERE l.status = 'active' AND l.collection_id = ANY(${[...collectionIds]}::text[])
-      AND ${isNativeCoin('l.coin_type')} AND NOT COALESCE(t.is_burned, false)
+      AND ${isNativeCoin('l.coin_type')} AND ${notBurned('l.token_data_id')}
     GROUP BY l.collection_id
   `.execute(db);
   return new Map(rows.map((r) => [r.collectionId, r]));
@@ -33,29 +33,71 @@ export async function loadCurrentFloors(
 const SNAPSHOT_TOLERANCE = '2 hours';
 
 /**
- * The floor of each collection near time `at`, for the rankings' floor change: the latest hourly
- * snapshot at or before `at` (within two hours), cheap for every collection at once; collections with
- * none (history from before the worker ran, e.g. a backfill) are rebuilt from the listing events at
- * the instant `at` (rebuildFloorsAt). A collection without a listing then maps to null.
+ * The floor of each collection at the instant `at`, for the rankings' floor change. First from the
+ * floor changes the indexer records (floorsFromChanges: exact, one index read per collection);
+ * for the collections those cannot answer, the latest hourly snapshot at or before `at` (within two
+ * hours); for the rest the floor is rebuilt from the listing events (rebuildFloorsAt, the same
+ * answer as the floor changes but 0.4–0.9 s for every collection of the 1M chain). A collection
+ * without a listing then maps to null.
  */
 export async function loadFloorsAt(
   db: Db,
   collectionIds: readonly string[],
   at: Date,
 ): Promise<Map<string, string | null>> {
-  const result = new Map<string, string | null>();
-  if (collectionIds.length === 0) return result;
+  const result = await floorsFromChanges(db, collectionIds, at);
+  const unanswered = collectionIds.filter((id) => !result.has(id));
+  if (unanswered.length === 0) return result;
   const { rows: snaps } = await sql<{ id: string; floor: string | null }>`
     SELECT DISTINCT ON (collection_id) collection_id AS id, floor_price::text AS floor
     FROM collection_snapshots
-    WHERE collection_id = ANY(${[...collectionIds]}::text[])
+    WHERE collection_id = ANY(${unanswered}::text[])
       AND snapshot_at <= ${at} AND snapshot_at > ${at}::timestamptz - ${SNAPSHOT_TOLERANCE}::interval
     ORDER BY collection_id, snapshot_at DESC
   `.execute(db);
   for (const s of snaps) result.set(s.id, s.floor);
-  const missing = collectionIds.filter((id) => !result.has(id));
+  const missing = unanswered.filter((id) => !result.has(id));
   for (const [id, floor] of await rebuildFloorsAt(db, missing, at)) result.set(id, floor);
   return result;
+}
+
+/**
+ * The floor at `at` read from `collection_floor_changes`, which holds the floor after every version
+ * that moved it (the indexer writes it in the batch's transaction, replaying the listing events
+ * from the stored listings): the floor after the collection's last change before `at`. Two cases
+ * are left out (absent from the map), where the record is not the floor at `at`:
+ * - no change before `at`: either no listing yet, or the changes were first recorded after the
+ *   collection's listings (a database indexed before the table existed);
+ * - a listing that was open when its token was burned before `at`: the recorded floor counts that
+ *   listing (a burned token can stay listed on chain), the floor at `at` does not.
+ */
+async function floorsFromChanges(
+  db: Db,
+  collectionIds: readonly string[],
+  at: Date,
+): Promise<Map<string, string | null>> {
+  if (collectionIds.length === 0) return new Map();
+  const ids = [...collectionIds];
+  // The collections of the second case, found once from the few burns (a partial index).
+  const { rows } = await sql<{ id: string; floor: string | null }>`
+    WITH burned_while_listed AS MATERIALIZED (
+      SELECT DISTINCT l.collection_id FROM token_activities b
+      JOIN listings l ON l.token_data_id = b.token_data_id
+      WHERE b.kind = 'burn' AND b.transaction_timestamp < ${at}
+        AND (l.closed_at IS NULL OR l.closed_at >= b.transaction_timestamp)
+        AND l.collection_id = ANY(${ids}::text[])
+    )
+    SELECT k.id, f.floor_price::text AS floor
+    FROM unnest(${ids}::text[]) AS k(id)
+    CROSS JOIN LATERAL (
+      SELECT floor_price FROM collection_floor_changes f
+      WHERE f.collection_id = k.id AND f.transaction_timestamp < ${at}
+      ORDER BY f.transaction_timestamp DESC, f.transaction_version DESC, f.event_index DESC
+      LIMIT 1
+    ) f
+    WHERE NOT EXISTS (SELECT 1 FROM burned_while_listed u WHERE u.collection_id = k.id)
+  `.execute(db);
+  return new Map(rows.map((r) => [r.id, r.floor]));
 }
 
 /**
@@ -70,8 +112,8 @@ export async function writeCollectionSnapshots(db: Db, at: Date): Promise<number
     FROM collections c
     LEFT JOIN (
       SELECT l.collection_id, min(l.price) AS floor, count(*)::int AS listed
-      FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
-      WHERE l.status = 'active' AND ${isNativeCoin('l.coin_type')} AND NOT COALESCE(t.is_burned, false)
+      FROM listings l
+      WHERE l.status = 'active' AND ${isNativeCoin('l.coin_type')} AND ${notBurned('l.token_data_id')}
       GROUP BY l.collection_id
     ) f ON f.collection_id = c.collection_id
     LEFT JOIN (
