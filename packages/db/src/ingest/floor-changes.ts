@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
 import { FLOOR_EVENT_OFFSET } from '../queries/feed/feed-events';
-import { isNativeCoinType } from '../queries/worker/market-filters';
+import { isNativeCoin, isNativeCoinType } from '../queries/worker/market-filters';
 import { unnestInsert } from './bulk';
 import { listingKey } from './map/market-state';
 import type { IngestBatch, MarketActivityRow } from './types';
@@ -22,39 +22,49 @@ interface ListingEvent {
 }
 
 /**
+ * How many of a collection's lowest active listings the replay starts from. Every other active
+ * listing is priced at or above the highest of them, so the floor is known while one of them (or a
+ * cheaper new one) is still open; a batch that closes them all (a sweep) has that collection
+ * replayed again from all its active listings. Reading a few listings per collection, from the
+ * collection's price index, instead of all of them keeps the step's cost off the size of
+ * `listings` (docs/PERFORMANCE.md).
+ */
+export const FLOOR_STATE_LISTINGS = 16;
+
+/**
  * Records every (collection, version) of the batch after which the collection's floor (the lowest
  * active listing in the native coin, as the API reads it) differs from the floor before. Runs in
  * the batch's transaction BEFORE the listings are written: it starts from each touched
  * collection's stored listings and replays the batch's listing events in chain order, so the rows
  * are the same whatever the batch boundaries. Events at or below a collection's newest stored
  * listing version are already reflected (a re-ingested range) and record nothing again.
+ * `lowest` is how many stored listings per collection the replay starts from (tests vary it).
  */
-export async function writeFloorChanges(db: Db, batch: IngestBatch): Promise<number> {
+export async function writeFloorChanges(
+  db: Db,
+  batch: IngestBatch,
+  lowest: number = FLOOR_STATE_LISTINGS,
+): Promise<number> {
   const events = await listingEvents(db, batch);
   if (events.length === 0) return 0;
-  const state = await storedState(db, [...new Set(events.map((e) => e.collection))]);
-  // The floor is compared once per (collection, version): after the collection's last event in it.
-  const lastOfVersion = new Map<string, number>();
-  for (const [i, e] of events.entries()) lastOfVersion.set(`${e.collection}|${e.row.transaction_version}`, i);
+  const byCollection = new Map<string, ListingEvent[]>();
+  for (const e of events) {
+    const list = byCollection.get(e.collection) ?? [];
+    list.push(e);
+    byCollection.set(e.collection, list);
+  }
   const changes: FloorChangeRow[] = [];
-  for (const [i, e] of events.entries()) {
-    const c = state.get(e.collection);
-    if (!c || e.row.transaction_version <= c.newest) continue;
-    if (e.row.kind === 'place_listing' && isNativeCoinType(e.row.coin_type))
-      c.active.set(e.key, BigInt(e.row.price));
-    else c.active.delete(e.key);
-    if (lastOfVersion.get(`${e.collection}|${e.row.transaction_version}`) !== i) continue;
-    const floor = lowest(c.active);
-    if (floor === c.floor) continue;
-    changes.push({
-      transaction_version: e.row.transaction_version,
-      event_index: FLOOR_EVENT_OFFSET + e.row.event_index,
-      collection_id: e.collection,
-      floor_price: floor,
-      previous_floor_price: c.floor,
-      transaction_timestamp: e.row.transaction_timestamp,
-    });
-    c.floor = floor;
+  const states = await storedState(db, [...byCollection.keys()], lowest);
+  const again: string[] = [];
+  for (const [collection, list] of byCollection) {
+    const replayed = replay(states.get(collection), list);
+    if (replayed) changes.push(...replayed);
+    else again.push(collection);
+  }
+  if (again.length > 0) {
+    const full = await storedState(db, again, null);
+    for (const collection of again)
+      changes.push(...(replay(full.get(collection), byCollection.get(collection) ?? []) ?? []));
   }
   return unnestInsert(
     db,
@@ -72,46 +82,105 @@ export async function writeFloorChanges(db: Db, batch: IngestBatch): Promise<num
   );
 }
 
+/**
+ * One collection's floor changes over its events (chain order): the floor is compared once per
+ * version, after the collection's last event in it. Null when the state stops knowing the floor:
+ * it started from the lowest listings only, and none of them nor any cheaper new one is open.
+ */
+function replay(c: CollectionState | undefined, events: readonly ListingEvent[]): FloorChangeRow[] | null {
+  if (!c) return [];
+  const changes: FloorChangeRow[] = [];
+  for (const [i, e] of events.entries()) {
+    if (e.row.transaction_version <= c.newest) continue;
+    if (e.row.kind === 'place_listing' && isNativeCoinType(e.row.coin_type))
+      c.active.set(e.key, BigInt(e.row.price));
+    else c.active.delete(e.key);
+    if (events[i + 1]?.row.transaction_version === e.row.transaction_version) continue;
+    const floor = lowestPrice(c.active);
+    if (c.unseenFrom !== null && (floor === null || BigInt(floor) > c.unseenFrom)) return null;
+    if (floor === c.floor) continue;
+    changes.push({
+      transaction_version: e.row.transaction_version,
+      event_index: FLOOR_EVENT_OFFSET + e.row.event_index,
+      collection_id: e.collection,
+      floor_price: floor,
+      previous_floor_price: c.floor,
+      transaction_timestamp: e.row.transaction_timestamp,
+    });
+    c.floor = floor;
+  }
+  return changes;
+}
+
 interface CollectionState {
-  /** Active native-coin listings: key → price. */
+  /** Active native-coin listings read or replayed: key → price. */
   active: Map<string, bigint>;
   floor: string | null;
   /** The newest listing version stored for the collection: events at or below it are applied. */
   newest: number;
+  /**
+   * Null when `active` started from every stored active listing; else the price at or above which
+   * the listings not read are (the highest one read).
+   */
+  unseenFrom: bigint | null;
 }
 
-function lowest(active: ReadonlyMap<string, bigint>): string | null {
+function lowestPrice(active: ReadonlyMap<string, bigint>): string | null {
   let min: bigint | null = null;
   for (const price of active.values()) if (min === null || price < min) min = price;
   return min === null ? null : min.toString();
 }
 
-async function storedState(db: Db, collections: string[]): Promise<Map<string, CollectionState>> {
+/**
+ * Each collection's newest stored listing version and its active native-coin listings: the
+ * `lowest` cheapest (one ordered read of the collection's price index), or all with null.
+ */
+async function storedState(
+  db: Db,
+  collections: string[],
+  lowest: number | null,
+): Promise<Map<string, CollectionState>> {
   const { rows } = await sql<{
     collection_id: string;
     marketplace: string | null;
     listing_id: string | null;
     price: string | null;
-    coin_type: string | null;
     newest: string | null;
   }>`
-    SELECT c.collection_id, l.marketplace, l.listing_id, l.price::text AS price, l.coin_type,
+    SELECT c.collection_id, l.marketplace, l.listing_id, l.price::text AS price,
            (SELECT max(x.last_transaction_version)::text FROM listings x
              WHERE x.collection_id = c.collection_id) AS newest
       FROM unnest(${collections}::text[]) AS c(collection_id)
-      LEFT JOIN listings l ON l.collection_id = c.collection_id AND l.status = 'active'`.execute(db);
+      LEFT JOIN LATERAL (
+        SELECT l.marketplace, l.listing_id, l.price FROM listings l
+         WHERE l.collection_id = c.collection_id AND l.status = 'active' AND ${isNativeCoin('l.coin_type')}
+         ${lowest === null ? sql`` : sql`ORDER BY l.price LIMIT ${lowest}`}
+      ) l ON true`.execute(db);
   const state = new Map<string, CollectionState>();
+  const read = new Map<string, number>();
   for (const r of rows) {
     let c = state.get(r.collection_id);
     if (!c) {
-      c = { active: new Map(), floor: null, newest: r.newest === null ? -1 : Number(r.newest) };
+      c = {
+        active: new Map(),
+        floor: null,
+        newest: r.newest === null ? -1 : Number(r.newest),
+        unseenFrom: null,
+      };
       state.set(r.collection_id, c);
     }
-    if (r.marketplace !== null && r.price !== null && isNativeCoinType(r.coin_type)) {
-      c.active.set(`${r.marketplace}|${r.listing_id}`, BigInt(r.price));
+    if (r.marketplace !== null && r.price !== null) {
+      const price = BigInt(r.price);
+      c.active.set(`${r.marketplace}|${r.listing_id}`, price);
+      read.set(r.collection_id, (read.get(r.collection_id) ?? 0) + 1);
+      if (lowest !== null && (c.unseenFrom === null || price > c.unseenFrom)) c.unseenFrom = price;
     }
   }
-  for (const c of state.values()) c.floor = lowest(c.active);
+  for (const [id, c] of state) {
+    // Fewer than asked for: these are all of them.
+    if (lowest === null || (read.get(id) ?? 0) < lowest) c.unseenFrom = null;
+    c.floor = lowestPrice(c.active);
+  }
   return state;
 }
 
