@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCollectionSnapshots, writeInventorySnapshots } from '../src/index';
+import { writeCollectionSnapshots, writeHourlySnapshots, writeInventorySnapshots } from '../src/index';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /*
- * Who holds what (holdingsSql), through the two statements that read it: the hourly collection
- * snapshot's holder counts and the inventory snapshot's token counts. Checked against a plain
+ * Who holds what (holdingsSql), through the two statements that read it, each on its own and both
+ * from one count (writeHourlySnapshots): the hourly collection snapshot's holder counts and the
+ * inventory snapshot's token counts. Checked against a plain
  * reference written from the rule itself: a wallet holds a token when it has a positive balance of
  * it or an active listing of it as seller, and a burned token is held by no one. The rows are
  * generated with the cases the statement must get right: v1 tokens with two property versions in
@@ -165,35 +166,43 @@ describe('holdings: collection holder counts and inventory token counts', () => 
           .execute();
 
       const held = reference(g);
-      await writeCollectionSnapshots(db, AT);
-      const holders = await db
-        .selectFrom('collection_snapshots')
-        .select(['collection_id', 'holder_count'])
-        .execute();
       const expectedHolders = new Map<string, number>();
       for (const key of held.keys()) {
         const collection = key.split('|')[1] as string;
         expectedHolders.set(collection, (expectedHolders.get(collection) ?? 0) + 1);
       }
-      expect(
-        Object.fromEntries(
-          holders.filter((h) => h.holder_count > 0).map((h) => [h.collection_id, h.holder_count]),
-        ),
-      ).toEqual(Object.fromEntries(expectedHolders));
-
-      await writeInventorySnapshots(db, AT);
-      const inventories = await db
-        .selectFrom('user_inventory_snapshots')
-        .select(['owner_address', 'token_count'])
-        .execute();
       const expectedTokens = new Map<string, number>();
       for (const [key, tokens] of held) {
         const wallet = key.split('|')[0] as string;
         expectedTokens.set(wallet, (expectedTokens.get(wallet) ?? 0) + tokens.size);
       }
-      expect(Object.fromEntries(inventories.map((i) => [i.owner_address, i.token_count]))).toEqual(
-        Object.fromEntries(expectedTokens),
-      );
+      // Each statement on its own, then both from one count (writeHourlySnapshots).
+      for (const write of [
+        async () => {
+          await writeCollectionSnapshots(db, AT);
+          await writeInventorySnapshots(db, AT);
+        },
+        async () => void (await writeHourlySnapshots(db, AT)),
+      ]) {
+        await sql`TRUNCATE collection_snapshots, user_inventory_snapshots`.execute(db);
+        await write();
+        const holders = await db
+          .selectFrom('collection_snapshots')
+          .select(['collection_id', 'holder_count'])
+          .execute();
+        expect(
+          Object.fromEntries(
+            holders.filter((h) => h.holder_count > 0).map((h) => [h.collection_id, h.holder_count]),
+          ),
+        ).toEqual(Object.fromEntries(expectedHolders));
+        const inventories = await db
+          .selectFrom('user_inventory_snapshots')
+          .select(['owner_address', 'token_count'])
+          .execute();
+        expect(Object.fromEntries(inventories.map((i) => [i.owner_address, i.token_count]))).toEqual(
+          Object.fromEntries(expectedTokens),
+        );
+      }
       // The generated rows hold each case the statement must get right at least once.
       expect(g.ownerships.some((o) => o.version === 1)).toBe(true);
       expect(g.listings.some((l) => l.status === 'active' && l.seller !== null)).toBe(true);

@@ -1,28 +1,26 @@
 import type { Db } from '@mdq/db';
 import { computeAllRankings } from './rankings';
 import { computeAllRarity } from './rarity';
-import { snapshotCollections, snapshotInventories } from './snapshots';
+import { snapshotInventories } from './snapshots';
 
 export interface RecomputeTimings {
+  /** The hour's collection and inventory snapshots (one count of holdings) and their pruning. */
   snapshotsMs: number;
   rankingsMs: number;
   rarityMs: number;
-  inventoryMs: number;
 }
 
 /**
- * Everything the schedules produce, once, at `now`: collection snapshots first (rankings and
- * inventory read the floor at the current hour from them), then rankings, rarity and inventories.
+ * Everything the schedules produce, once, at `now`: the hour's collection and inventory snapshots,
+ * then the rankings and rarity.
  */
 export async function recomputeAll(db: Db, now: Date = new Date()): Promise<RecomputeTimings> {
   const t0 = performance.now();
-  await snapshotCollections(db, now);
+  await snapshotInventories(db, now);
   const t1 = performance.now();
   await computeAllRankings(db, now);
   const t2 = performance.now();
   await computeAllRarity(db, now);
   const t3 = performance.now();
-  await snapshotInventories(db, now, { collectionsWritten: true });
-  const t4 = performance.now();
-  return { snapshotsMs: t1 - t0, rankingsMs: t2 - t1, rarityMs: t3 - t2, inventoryMs: t4 - t3 };
+  return { snapshotsMs: t1 - t0, rankingsMs: t2 - t1, rarityMs: t3 - t2 };
 }

@@ -1,4 +1,4 @@
-import { type Db, pruneInventorySnapshots, writeCollectionSnapshots, writeInventorySnapshots } from '@mdq/db';
+import { type Db, pruneInventorySnapshots, writeCollectionSnapshots, writeHourlySnapshots } from '@mdq/db';
 
 const HOUR = 3_600_000;
 
@@ -15,19 +15,12 @@ export async function snapshotCollections(db: Db, now: Date): Promise<number> {
 /**
  * Hourly inventory snapshot of every current holder (plus a zero point for wallets that just
  * emptied), valued at the same hour's collection floors, then retention pruning to the API buckets.
- * The hour's collection snapshots are written first unless the caller has just written them
- * (`collectionsWritten`): the scheduled job cannot know that the :00 job ran, but `recomputeAll`
- * does, and on the 1M chain writing them again cost as much as writing them (the whole holders
- * aggregate runs before ON CONFLICT finds every row there).
+ * The hour's collection snapshots are written with them, from the same count of who holds what
+ * (writeHourlySnapshots): where the :00 job already wrote them they stay as they are, and where it
+ * did not run (or in `recomputeAll`) they are written here at no second count.
  */
-export async function snapshotInventories(
-  db: Db,
-  now: Date,
-  { collectionsWritten = false }: { collectionsWritten?: boolean } = {},
-): Promise<{ written: number; pruned: number }> {
-  const hour = hourOf(now);
-  if (!collectionsWritten) await writeCollectionSnapshots(db, hour);
-  const written = await writeInventorySnapshots(db, hour);
+export async function snapshotInventories(db: Db, now: Date): Promise<{ written: number; pruned: number }> {
+  const { inventories: written } = await writeHourlySnapshots(db, hourOf(now));
   const pruned = await pruneInventorySnapshots(db, now);
   return { written, pruned };
 }

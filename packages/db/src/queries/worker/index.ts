@@ -1,4 +1,5 @@
 export * from './floors-at';
+export * from './hourly-snapshots';
 export * from './inventory';
 export * from './market-filters';
 export * from './rankings';

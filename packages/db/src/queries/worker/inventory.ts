@@ -1,23 +1,26 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
-import { holdingsSql } from './market-filters';
+import { heldSql } from './market-filters';
 
 /**
  * One inventory row per owner for the hour `at` (tokens held, listed ones included, and their value at each collection's floor in
  * that hour's collection snapshot), for every current holder plus every owner whose latest snapshot
  * still showed tokens (so a sold-out wallet gets its zero point). Run after the hour's collection
- * snapshots. First observation per hour wins. Returns rows written.
+ * snapshots. First observation per hour wins. `held` is heldSql or a table of its rows already
+ * computed (writeHourlySnapshots). Returns rows written.
  */
-export async function writeInventorySnapshots(db: Db, at: Date): Promise<number> {
+export async function writeInventorySnapshots(
+  db: Db,
+  at: Date,
+  held: RawBuilder<unknown> = sql`(${heldSql})`,
+): Promise<number> {
   const result = await sql`
     WITH floors AS (
       SELECT DISTINCT ON (collection_id) collection_id, floor_price FROM collection_snapshots
       WHERE snapshot_at <= ${at} AND snapshot_at > ${at}::timestamptz - interval '2 hours'
       ORDER BY collection_id, snapshot_at DESC
     ), held AS (
-      SELECT hs.holder AS owner_address, hs.collection_id, count(DISTINCT hs.token_data_id)::int AS n
-      FROM (${holdingsSql}) hs
-      GROUP BY hs.holder, hs.collection_id
+      SELECT h.holder AS owner_address, h.collection_id, h.n FROM ${held} h
     ), now_held AS (
       SELECT h.owner_address, sum(h.n)::int AS token_count, COALESCE(sum(h.n * f.floor_price), 0) AS floor_value
       FROM held h LEFT JOIN floors f ON f.collection_id = h.collection_id

@@ -52,3 +52,12 @@ export const holdingsSql = sql`
                         WHERE o.token_data_id = l.token_data_id AND o.owner_address = l.seller AND o.amount > 0)
   ) h
   WHERE ${notBurned('h.token_data_id')}`;
+
+/**
+ * (holder, collection_id, n): how many distinct tokens of each collection each wallet holds, by
+ * holdingsSql's rule. A collection's holders are its rows; a wallet's inventory is the sum of its.
+ */
+export const heldSql = sql`
+  SELECT hs.holder, hs.collection_id, count(DISTINCT hs.token_data_id)::int AS n
+  FROM (${holdingsSql}) hs
+  GROUP BY hs.holder, hs.collection_id`;

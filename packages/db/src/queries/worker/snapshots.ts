@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import { rebuildFloorsAt } from './floors-at';
-import { holdingsSql, isNativeCoin, notBurned } from './market-filters';
+import { heldSql, isNativeCoin, notBurned } from './market-filters';
 
 export interface CurrentFloor {
   collectionId: string;
@@ -103,9 +103,14 @@ async function floorsFromChanges(
 /**
  * One snapshot row per collection that has holders or listings, keyed by (collection, hour). The
  * first observation in an hour wins, so a retried or doubled job keeps the reading nearest the hour.
- * Returns the rows written.
+ * `held` is heldSql or a table of its rows already computed (writeHourlySnapshots). Returns the rows
+ * written.
  */
-export async function writeCollectionSnapshots(db: Db, at: Date): Promise<number> {
+export async function writeCollectionSnapshots(
+  db: Db,
+  at: Date,
+  held: RawBuilder<unknown> = sql`(${heldSql})`,
+): Promise<number> {
   const result = await sql`
     INSERT INTO collection_snapshots (collection_id, snapshot_at, floor_price, holder_count, listed_count, current_supply)
     SELECT c.collection_id, ${at}, f.floor, COALESCE(h.holders, 0), COALESCE(f.listed, 0), COALESCE(c.current_supply, 0)
@@ -117,7 +122,7 @@ export async function writeCollectionSnapshots(db: Db, at: Date): Promise<number
       GROUP BY l.collection_id
     ) f ON f.collection_id = c.collection_id
     LEFT JOIN (
-      SELECT collection_id, count(DISTINCT holder)::int AS holders FROM (${holdingsSql}) hs GROUP BY collection_id
+      SELECT collection_id, count(*)::int AS holders FROM ${held} h GROUP BY collection_id
     ) h ON h.collection_id = c.collection_id
     WHERE f.collection_id IS NOT NULL OR h.collection_id IS NOT NULL
     ON CONFLICT (collection_id, snapshot_at) DO NOTHING
