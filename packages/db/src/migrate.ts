@@ -20,6 +20,7 @@ import * as searchOrderedReads from './migrations/2026-11-27T1000_search_ordered
 import * as lootboxRevenueDays from './migrations/2026-11-27T1400_lead_lootbox_revenue_days';
 import * as searchNameStems from './migrations/2026-11-28T1300_search_name_stems';
 import * as workerFloorReads from './migrations/2026-11-29T1000_worker_floor_reads';
+import * as ingestOwnershipIndexes from './migrations/2026-11-29T1100_ingest_ownership_indexes';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T1400_lead_lootbox_revenue_days': lootboxRevenueDays,
   '2026-11-28T1300_search_name_stems': searchNameStems,
   '2026-11-29T1000_worker_floor_reads': workerFloorReads,
+  '2026-11-29T1100_ingest_ownership_indexes': ingestOwnershipIndexes,
 };
 
 export class MigrationError extends Error {
