@@ -106,7 +106,7 @@ console.log(`
 | data | ${fmt(facts.sales)} sales, ${fmt(facts.tokens)} tokens, ${facts.collections} collections |
 | baseline: bare SQL window aggregates of the five rankings | ${baselines.rankingsMs.toFixed(0)} ms |
 | baseline: OpenRarity's counts as one bare GROUP BY (collection, trait, value) | ${baselines.traitCountsMs.toFixed(0)} ms |
-| full recompute | ${recomputeMs.toFixed(0)} ms (hourly collection and inventory snapshots ${timings.snapshotsMs.toFixed(0)}, rankings ${timings.rankingsMs.toFixed(0)}, rarity ${timings.rarityMs.toFixed(0)}); again: ${secondMs.toFixed(0)} ms |
+| full recompute | ${recomputeMs.toFixed(0)} ms (rankings ${timings.rankingsMs.toFixed(0)}; then at the same time: hourly collection and inventory snapshots ${timings.snapshotsMs.toFixed(0)}, rarity ${timings.rarityMs.toFixed(0)}); again: ${secondMs.toFixed(0)} ms |
 | five rankings ÷ bare SQL | ${(timings.rankingsMs / baselines.rankingsMs).toFixed(1)} |
 | OpenRarity, ${fmt(facts.tokens)} tokens ÷ bare GROUP BY | ${(timings.rarityMs / baselines.traitCountsMs).toFixed(1)} |
 | load average | ${load()} |
