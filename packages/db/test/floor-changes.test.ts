@@ -123,8 +123,9 @@ function expected(g: Generated): string[] {
   const active = new Map<string, Map<string, bigint>>(COLLECTIONS.map((c) => [c, new Map()]));
   for (const s of g.stored) if (s.active && s.coin === APT) active.get(s.collection)?.set(s.key, s.price);
   const floor = (c: string) => {
-    const prices = [...(active.get(c)?.values() ?? [])];
-    return prices.length === 0 ? null : String(prices.reduce((a, b) => (b < a ? b : a)));
+    let min: bigint | null = null;
+    for (const price of active.get(c)?.values() ?? []) if (min === null || price < min) min = price;
+    return min === null ? null : String(min);
   };
   const out: string[] = [];
   const versions = [...new Set(g.events.map((e) => e.transaction_version))].sort((a, b) => a - b);

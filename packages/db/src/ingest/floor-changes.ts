@@ -29,7 +29,7 @@ interface ListingEvent {
  * collection's price index, instead of all of them keeps the step's cost off the size of
  * `listings` (docs/PERFORMANCE.md).
  */
-export const FLOOR_STATE_LISTINGS = 16;
+const FLOOR_STATE_LISTINGS = 16;
 
 /**
  * Records every (collection, version) of the batch after which the collection's floor (the lowest
