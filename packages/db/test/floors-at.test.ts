@@ -9,7 +9,8 @@ import { createTestDatabase, type TestDatabase } from '../src/testing';
  * indexer records, except where that record is not the floor: a listing still open when its token
  * was burned counts in the recorded floor, not in the floor (a burned token can stay listed on
  * chain). Two collections with the same listings and recorded changes; in C the cheaper listing's
- * token is burned later, in D it is not. The rows are what the indexer writes for these events.
+ * token is burned later, in D it is not. Before a collection's first recorded change its floor is
+ * none only when no listing of it is older (E has one the record never saw). The rows are what the indexer writes for these events.
  * (The devnet-facts test checks the recorded path against the rebuild along a whole chain.)
  */
 
@@ -60,6 +61,20 @@ beforeAll(async () => {
   t = await createTestDatabase();
   await collectionWithTwoListings('0xc', 100, true);
   await collectionWithTwoListings('0xd', 200, false);
+  // E: D's listings and changes, plus a listing of 70 open from hour 0.2 to 0.6 that the floor
+  // changes never recorded (they began after it, as in a database indexed before the table).
+  await collectionWithTwoListings('0xe', 300, false);
+  await sql`INSERT INTO marketplace_activities (transaction_version, event_index, kind, marketplace, contract_address,
+              raw_event_type, price, token_amount, transaction_timestamp, token_data_id, collection_id, listing_id,
+              seller, coin_type)
+            VALUES (301, 0, 'place_listing', 'm', '0xm', 'ListEvent', 70, 1, ${at(0.2)}, '0xe:t0', '0xe', '0xe:old',
+                    '0xseller', ${APT}),
+                   (302, 0, 'cancel_listing', 'm', '0xm', 'DelistEvent', 70, 1, ${at(0.6)}, '0xe:t0', '0xe', '0xe:old',
+                    '0xseller', ${APT})`.execute(t.db);
+  await sql`INSERT INTO listings (marketplace, listing_id, contract_address, token_data_id, collection_id, price,
+              status, last_transaction_version, listed_version, listed_at, closed_at, seller, coin_type)
+            VALUES ('m', '0xe:old', '0xm', '0xe:t0', '0xe', 70, 'cancelled', 302, 301, ${at(0.2)}, ${at(0.6)},
+                    '0xseller', ${APT})`.execute(t.db);
 });
 
 afterAll(async () => {
@@ -67,6 +82,13 @@ afterAll(async () => {
 });
 
 describe('the floor at a past instant', () => {
+  it('before the first recorded change: none, unless an older listing says otherwise', async () => {
+    const floors = await loadFloorsAt(t.db, ['0xd', '0xe'], at(0.5));
+    expect([floors.get('0xd'), floors.get('0xe')]).toEqual([null, '70']);
+    const rebuilt = await rebuildFloorsAt(t.db, ['0xd', '0xe'], at(0.5));
+    expect([rebuilt.get('0xd'), rebuilt.get('0xe')]).toEqual([null, '70']);
+  });
+
   it.each([
     [0.5, null, null],
     [1, null, null], // an event at the instant itself is not before it

@@ -66,8 +66,10 @@ export async function loadFloorsAt(
  * that moved it (the indexer writes it in the batch's transaction, replaying the listing events
  * from the stored listings): the floor after the collection's last change before `at`. Two cases
  * are left out (absent from the map), where the record is not the floor at `at`:
- * - no change before `at`: either no listing yet, or the changes were first recorded after the
- *   collection's listings (a database indexed before the table existed);
+ * - no change before `at`, unless the collection's first change is its first listing (the floor
+ *   rose from none, and no listing row is older): else the changes may have been first recorded
+ *   after the collection's listings (a database indexed before the table existed, or rows written
+ *   without the indexer);
  * - a listing that was open when its token was burned before `at`: the recorded floor counts that
  *   listing (a burned token can stay listed on chain), the floor at `at` does not.
  */
@@ -96,6 +98,18 @@ async function floorsFromChanges(
       LIMIT 1
     ) f
     WHERE NOT EXISTS (SELECT 1 FROM burned_while_listed u WHERE u.collection_id = k.id)
+    UNION ALL
+    -- No listing before \`at\`: the collection's first recorded change is its first listing (the
+    -- floor rose from none), at or after \`at\`, and no listing of the collection is older.
+    SELECT k.id, NULL
+    FROM unnest(${ids}::text[]) AS k(id)
+    CROSS JOIN LATERAL (
+      SELECT g.transaction_timestamp, g.previous_floor_price FROM collection_floor_changes g
+      WHERE g.collection_id = k.id ORDER BY g.transaction_version, g.event_index LIMIT 1
+    ) g
+    WHERE g.transaction_timestamp >= ${at} AND g.previous_floor_price IS NULL
+      AND NOT EXISTS (SELECT 1 FROM listings l WHERE l.collection_id = k.id
+                        AND (l.listed_at IS NULL OR l.listed_at < g.transaction_timestamp))
   `.execute(db);
   return new Map(rows.map((r) => [r.id, r.floor]));
 }
