@@ -1,4 +1,4 @@
-import { type Db, sql } from '@mdq/db';
+import { type Db, recountOwners } from '@mdq/db';
 
 const APT = '0x1::aptos_coin::AptosCoin';
 export const HOUR = 3_600_000;
@@ -161,11 +161,7 @@ export async function insertOwnership(
     .execute();
   // The indexer keeps `owner_count` in the same transaction as the ownership (holder counts read
   // it); a row written here directly gets the count the indexer would have left.
-  await sql`
-    UPDATE collections SET owner_count = (
-      SELECT count(DISTINCT owner_address)::int FROM token_ownerships
-      WHERE collection_id = ${collectionId} AND amount > 0)
-    WHERE collection_id = ${collectionId}`.execute(db);
+  await recountOwners(db, [collectionId]);
 }
 
 export async function insertLootbox(

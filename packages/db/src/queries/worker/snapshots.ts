@@ -20,13 +20,19 @@ export async function loadCurrentFloors(
 ): Promise<Map<string, CurrentFloor>> {
   if (collectionIds.length === 0) return new Map();
   const { rows } = await sql<CurrentFloor>`
-    SELECT l.collection_id AS "collectionId", min(l.price)::text AS floor, count(*)::int AS listed
-    FROM listings l
-    WHERE l.status = 'active' AND l.collection_id = ANY(${[...collectionIds]}::text[])
-      AND ${isNativeCoin('l.coin_type')} AND ${notBurned('l.token_data_id')}
-    GROUP BY l.collection_id
+    SELECT f.collection_id AS "collectionId", f.floor::text AS floor, f.listed
+    FROM (${currentFloorsSql(sql`l.collection_id = ANY(${[...collectionIds]}::text[])`)}) f
   `.execute(db);
   return new Map(rows.map((r) => [r.collectionId, r]));
+}
+
+/** (collection_id, floor, listed) by the live floor's rule, for the collections `where` keeps. */
+function currentFloorsSql(where: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    SELECT l.collection_id, min(l.price) AS floor, count(*)::int AS listed
+    FROM listings l
+    WHERE l.status = 'active' AND ${where} AND ${isNativeCoin('l.coin_type')} AND ${notBurned('l.token_data_id')}
+    GROUP BY l.collection_id`;
 }
 
 /** How far back a snapshot may be and still stand for "the floor at time T" (snapshots are hourly). */
@@ -129,12 +135,7 @@ export async function writeCollectionSnapshots(
     INSERT INTO collection_snapshots (collection_id, snapshot_at, floor_price, holder_count, listed_count, current_supply)
     SELECT c.collection_id, ${at}, f.floor, COALESCE(h.holders, 0), COALESCE(f.listed, 0), COALESCE(c.current_supply, 0)
     FROM collections c
-    LEFT JOIN (
-      SELECT l.collection_id, min(l.price) AS floor, count(*)::int AS listed
-      FROM listings l
-      WHERE l.status = 'active' AND ${isNativeCoin('l.coin_type')} AND ${notBurned('l.token_data_id')}
-      GROUP BY l.collection_id
-    ) f ON f.collection_id = c.collection_id
+    LEFT JOIN (${currentFloorsSql(sql`true`)}) f ON f.collection_id = c.collection_id
     LEFT JOIN (
       SELECT collection_id, count(*)::int AS holders FROM ${held} h GROUP BY collection_id
     ) h ON h.collection_id = c.collection_id
