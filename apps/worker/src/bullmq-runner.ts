@@ -81,7 +81,7 @@ export async function startBullmqWorker(
     ),
     new Worker<AggregatePayload>(
       AGGREGATES_QUEUE_NAME,
-      (job) => processAggregate(ctx, job.data, new Date()),
+      (job) => processAggregate(ctx, job.data, options.clock()),
       {
         connection: workerConnections[1],
         prefix,

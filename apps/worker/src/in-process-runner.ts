@@ -98,7 +98,7 @@ export function startInProcessWorker(
       enqueue(
         'rankings-refresh',
         QUEUE_NAMES.aggregates,
-        () => processAggregate(ctx, { task: 'rankings-refresh' }, new Date()),
+        () => processAggregate(ctx, { task: 'rankings-refresh' }, options.clock()),
         options.rankingsRefreshBucketMs,
       );
     },
@@ -108,7 +108,7 @@ export function startInProcessWorker(
   };
 
   const runAggregate = (payload: AggregatePayload, key: string) =>
-    enqueue(key, QUEUE_NAMES.aggregates, () => processAggregate(ctx, payload, new Date()));
+    enqueue(key, QUEUE_NAMES.aggregates, () => processAggregate(ctx, payload, options.clock()));
 
   if (options.schedules) {
     for (const schedule of SCHEDULES) {

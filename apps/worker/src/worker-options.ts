@@ -31,8 +31,17 @@ export interface StartWorkerOptions {
   changeLagWarnMs?: number;
   /** How often the BullMQ runtime checks that every job scheduler exists (default 60 s). */
   scheduleCheckMs?: number;
-  /** Ranking refresh requests in the same bucket share one run at the bucket's end. */
+  /**
+   * Ranking refresh requests in the same bucket share one run at the bucket's end (default 2 s: a
+   * sale reaches trending in ~1–2 s; on a busy chain the rankings then run every 2 s, ~1 s of
+   * Postgres time each on the 1M devnet chain: docs/PERFORMANCE.md).
+   */
   rankingsRefreshBucketMs?: number;
+  /**
+   * The instant the aggregate jobs (rankings, rarity, snapshots) compute at; default the wall clock.
+   * Benchmarks only: a generated chain whose last block is not now (like the API's MDQ_CLOCK_AT).
+   */
+  clock?: () => Date;
   uriSweepBatch?: number;
   /** Pre-renders ranked collections' thumbnails into this renderer's cache (media-prerender). */
   media?: MediaRenderer;
@@ -51,6 +60,7 @@ export interface ResolvedWorkerOptions {
   changeLagWarnMs: number;
   scheduleCheckMs: number;
   rankingsRefreshBucketMs: number;
+  clock: () => Date;
   uriSweepBatch: number;
   shutdownGraceMs: number;
   uri: UriCacheOptions;
@@ -67,7 +77,8 @@ export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorke
     changeLagLogMs: options.changeLagLogMs ?? 30_000,
     changeLagWarnMs: options.changeLagWarnMs ?? Math.max(30_000, 10 * collectionChangedDelayMs),
     scheduleCheckMs: options.scheduleCheckMs ?? 60_000,
-    rankingsRefreshBucketMs: options.rankingsRefreshBucketMs ?? 10_000,
+    rankingsRefreshBucketMs: options.rankingsRefreshBucketMs ?? 2_000,
+    clock: options.clock ?? (() => new Date()),
     uriSweepBatch: options.uriSweepBatch ?? 200,
     shutdownGraceMs: options.shutdownGraceMs ?? 30_000,
     uri: {

@@ -43,6 +43,39 @@ describe('worker without Redis', () => {
     await worker.close();
   });
 
+  it('computes the aggregates at its clock when given one (a chain whose time is not now)', async () => {
+    // A sale 400 days ago is outside trending's 7 days at the wall clock, inside at the given one.
+    // Its own database: a ranking computed at the wall clock (the test above) is newer, and a run
+    // never replaces a newer one.
+    const own = await createTestDatabase();
+    const db = own.db;
+    const then = new Date(Date.now() - 400 * 86_400_000);
+    const worker = await startWorker({
+      db,
+      redisUrl: null,
+      logger: silentLogger,
+      collectionChangedDelayMs: 0,
+      rankingsRefreshBucketMs: 100,
+      clock: () => new Date(then.getTime() + 60_000),
+      uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
+    });
+    const id = addr(0x8889);
+    await insertCollection(db, id);
+    await insertSale(db, { collectionId: id, price: '3', buyer: addr(0xb3), at: then });
+    await worker.notifier.collectionsChanged([id], 6);
+    await eventually(async () => {
+      expect((await readRanking(db, 'trending')).map((e) => e.collectionId)).toContain(id);
+      const run = await db
+        .selectFrom('ranking_runs')
+        .select('computed_at')
+        .where('ranking', '=', 'trending')
+        .executeTakeFirst();
+      expect(run?.computed_at.getTime()).toBeLessThan(then.getTime() + 120_000);
+    });
+    await worker.close();
+    await own.drop();
+  });
+
   it('runs the declared cron patterns on the in-process clock', () => {
     const at = Date.parse('2026-11-20T10:17:30Z');
     const when = (id: string) => {
