@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
+import { DEFAULTS } from '@mdq/config';
 import { createDb, type Db, migrateToLatest, sql } from '@mdq/db';
 import { testServerUrl, withDatabase } from '@mdq/db/testing';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
@@ -68,7 +69,7 @@ async function build(count: number, name: string, log: (line: string) => void): 
       lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
     }),
     notifier: noopNotifier,
-    batchSize: 1000,
+    batchSize: DEFAULTS.indexerBatchSize,
     untilCaughtUp: true,
   });
   devnet.stop();

@@ -7,6 +7,7 @@
  *  - COPY: the rows the indexer stored, copied table by table into an empty database with COPY.
  */
 import { pipeline } from 'node:stream/promises';
+import { DEFAULTS } from '@mdq/config';
 import { CHAIN_STATE_TABLES, createPool, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import { fullnodeSource } from '@mdq/indexer';
@@ -14,10 +15,11 @@ import copyStreams from 'pg-copy-streams';
 import { startDevnetProcess } from './devnet-process';
 import { benchFlags, numberFlag } from './flags';
 import { ingestChain, rateAlongChain, stepRows } from './ingest-run';
+import { serverSettings } from './server-stats';
 
 const flags = benchFlags();
 const count = numberFlag(flags, 'count', flags.count, 200_000, 20_000);
-const batchSize = numberFlag(flags, 'batch-size', flags['batch-size'], 500);
+const batchSize = numberFlag(flags, 'batch-size', flags['batch-size'], DEFAULTS.indexerBatchSize);
 // failed_transactions holds whole payloads (jsonb): not part of the row throughput.
 const TABLES = CHAIN_STATE_TABLES.filter((t) => t !== 'failed_transactions');
 
@@ -85,6 +87,7 @@ const copyRows = perSecond(storedRows, copyMs);
 console.log(`
 | measure | value |
 |---|---|
+| server | ${await serverSettings(target.db)} |
 | transactions | ${fmt(stats.transactions)} (${stats.failed} undecodable) |
 | rows stored | ${fmt(storedRows)} |
 | indexer end to end | ${fmt(perSecond(stats.transactions, indexMs))} tx/s, ${fmt(indexRows)} rows/s (${(indexMs / 1000).toFixed(1)} s) |

@@ -14,6 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULTS } from '@mdq/config';
 import { type Db, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import { recomputeAll } from '@mdq/worker';
@@ -22,11 +23,18 @@ import { startDevnetProcess } from './devnet-process';
 import { benchFlags, numberFlag } from './flags';
 import { ingestChain, rateAlongChain, stepRows } from './ingest-run';
 import { rateChartSvg } from './rate-chart';
+import { saleToTrending } from './sale-latency';
+import { readServer, serverRows, serverSettings } from './server-stats';
 import { rankingBaselines } from './worker-baselines';
 
-const flags = benchFlags({ template: { type: 'boolean' } });
+const flags = benchFlags({ template: { type: 'boolean' }, 'rankings-bucket-ms': { type: 'string' } });
 const count = numberFlag(flags, 'count', flags.count, 1_000_000, 20_000);
-const batchSize = numberFlag(flags, 'batch-size', flags['batch-size'], 1000);
+const batchSize = numberFlag(flags, 'batch-size', flags['batch-size'], DEFAULTS.indexerBatchSize);
+// The live sale's path through the worker: its rankings-refresh bucket (default: the worker's).
+const bucketMs =
+  flags['rankings-bucket-ms'] === undefined
+    ? undefined
+    : numberFlag(flags, 'rankings-bucket-ms', flags['rankings-bucket-ms'], 0);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () =>
   loadavg()
@@ -45,15 +53,19 @@ if (flags.template) {
     await db.destroy();
     await copy.drop();
   };
-  console.log(`chain: copy of the ${fmt(count)}-transaction template (no ingestion)`);
+  console.log(
+    `chain: copy of the ${fmt(count)}-transaction template (no ingestion); server: ${await serverSettings(db)}`,
+  );
 } else {
   const devnet = await startDevnetProcess(count);
   const test = await createTestDatabase();
   db = test.db;
   drop = () => test.drop();
   keep = () => keepAsTemplateIfMissing(test.db, test.name, count);
-  console.log(`ingesting ${fmt(count)} transactions (load ${load()})`);
+  console.log(`ingesting ${fmt(count)} transactions (load ${load()}); server: ${await serverSettings(db)}`);
+  const before = await readServer(db);
   const run = await ingestChain(db, devnet.url, batchSize);
+  const after = await readServer(db);
   devnet.stop();
   const tenths = rateAlongChain(run);
   const first = tenths[0]?.txPerSecond ?? 0;
@@ -65,6 +77,7 @@ if (flags.template) {
 | rate along the chain, each tenth | ${tenths.map((t) => fmt(t.txPerSecond)).join(' → ')} tx/s |
 | last 10% ÷ first 10% | ${(last / first).toFixed(2)} |
 | load average after | ${load()} |
+${serverRows(before, after)}
 
 ${stepRows(run)}
 `);
@@ -111,5 +124,37 @@ console.log(`
 | OpenRarity, ${fmt(facts.tokens)} tokens ÷ bare GROUP BY | ${(timings.rarityMs / baselines.traitCountsMs).toFixed(1)} |
 | load average | ${load()} |
 `);
-if (!(await keep())) await drop();
+
+// The live path last: the ingested database is kept as the API bench's template first (as ingested
+// and recomputed), and the live blocks go into a copy of it then.
+const kept = await keep();
+let live = { db, drop };
+if (kept) {
+  const copy = await cloneBenchDatabase(count);
+  const { createDb } = await import('@mdq/db');
+  const copyDb = createDb(copy.url, { max: 4 });
+  live = {
+    db: copyDb,
+    drop: async () => {
+      await copyDb.destroy();
+      await copy.drop();
+    },
+  };
+}
+const latencies = await saleToTrending(
+  live.db,
+  count,
+  numberFlag(flags, 'seconds', flags.seconds, 60, 20),
+  process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+  batchSize,
+  bucketMs,
+);
+const sorted = [...latencies].sort((a, b) => a - b);
+const windows = `2 s collection window, ${bucketMs === undefined ? "the worker's default" : `a ${fmt(bucketMs)} ms`} rankings bucket`;
+console.log(`
+| measure | value |
+|---|---|
+| a sale → trending snapshot (indexer commit → stored ranking counts it; ${windows}), ${latencies.length} live sales | median ${fmt(sorted[Math.floor(sorted.length / 2)] ?? 0)} ms, 90th percentile ${fmt(sorted[Math.floor(sorted.length * 0.9)] ?? 0)} ms, max ${fmt(sorted.at(-1) ?? 0)} ms |
+`);
+await live.drop();
 process.exit(0);
