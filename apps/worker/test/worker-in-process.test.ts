@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextRun, SCHEDULES } from '../src/schedules';
 import { startWorker } from '../src/start-worker';
+import type { StartWorkerOptions } from '../src/worker-options';
 import { addr, insertCollection, insertSale, insertToken, insertTraits } from './helpers';
 import { eventually, silentLogger } from './wait';
 
@@ -18,16 +19,21 @@ afterAll(async () => {
   await t.drop();
 });
 
+/** A worker without Redis on `on` that recomputes a changed collection at once. */
+const inProcessWorker = (on: Db, extra: Partial<StartWorkerOptions> = {}) =>
+  startWorker({
+    db: on,
+    redisUrl: null,
+    logger: silentLogger,
+    collectionChangedDelayMs: 0,
+    rankingsRefreshBucketMs: 100,
+    uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
+    ...extra,
+  });
+
 describe('worker without Redis', () => {
   it('runs the same collection-changed processing in-process', async () => {
-    const worker = await startWorker({
-      db,
-      redisUrl: null,
-      logger: silentLogger,
-      collectionChangedDelayMs: 0,
-      rankingsRefreshBucketMs: 100,
-      uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
-    });
+    const worker = await inProcessWorker(db);
     expect(worker.mode).toBe('in-process');
     const id = addr(0x8888);
     await insertCollection(db, id);
@@ -50,15 +56,7 @@ describe('worker without Redis', () => {
     const own = await createTestDatabase();
     const db = own.db;
     const then = new Date(Date.now() - 400 * 86_400_000);
-    const worker = await startWorker({
-      db,
-      redisUrl: null,
-      logger: silentLogger,
-      collectionChangedDelayMs: 0,
-      rankingsRefreshBucketMs: 100,
-      clock: () => new Date(then.getTime() + 60_000),
-      uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
-    });
+    const worker = await inProcessWorker(db, { clock: () => new Date(then.getTime() + 60_000) });
     const id = addr(0x8889);
     await insertCollection(db, id);
     await insertSale(db, { collectionId: id, price: '3', buyer: addr(0xb3), at: then });
