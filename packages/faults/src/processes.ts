@@ -66,4 +66,12 @@ export async function until<T>(
   }
 }
 
+/**
+ * Waits until `p` has printed its "running" line (`mdq worker running …`): a fault injected before a
+ * process has connected tests its start-up checks, not how it lives through the fault.
+ */
+export async function untilRunning(p: MdqProcess, banner: string, timeoutMs = 300_000): Promise<void> {
+  await until(`${p.name} to start`, async () => p.lines.some((line) => line.startsWith(banner)), timeoutMs);
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

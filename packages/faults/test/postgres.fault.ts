@@ -6,7 +6,7 @@ import { printFigures } from '../src/figures';
 import { startLoad } from '../src/load';
 import { type PrivatePostgres, startPrivatePostgres } from '../src/private-postgres';
 import { type PrivateRedis, startPrivateRedis } from '../src/private-redis';
-import { type MdqProcess, sleep, spawnMdq, until } from '../src/processes';
+import { type MdqProcess, sleep, spawnMdq, until, untilRunning } from '../src/processes';
 
 /*
  * A private Postgres is restarted, then stopped for ten seconds, under API load, while the indexer
@@ -41,9 +41,11 @@ describe('a Postgres restart and a ten-second outage under load', () => {
     processes.push(spawnMdq('indexer', ['indexer'], env));
     // Minutes on a loaded machine: migrations, then the first batch.
     await until('the indexer to commit', async () => (await mainCheckpoint(postgres.url)) !== null, 300_000);
-    processes.push(spawnMdq('worker', ['worker'], env), spawnMdq('api', ['api'], env));
+    const worker = spawnMdq('worker', ['worker'], env);
+    processes.push(worker, spawnMdq('api', ['api'], env));
     apiBase = `http://127.0.0.1:${port}`;
     await until('the API to serve', async () => (await fetch(`${apiBase}/ready`)).ok, 300_000);
+    await untilRunning(worker, 'mdq worker running');
   });
 
   afterAll(async () => {

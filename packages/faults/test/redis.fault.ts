@@ -5,7 +5,7 @@ import { mainCheckpoint, queryRows } from '../src/checkpoint';
 import { printFigures } from '../src/figures';
 import { stackTraceLines } from '../src/log-lines';
 import { type PrivateRedis, startPrivateRedis } from '../src/private-redis';
-import { type MdqProcess, sleep, spawnMdq, until } from '../src/processes';
+import { type MdqProcess, sleep, spawnMdq, until, untilRunning } from '../src/processes';
 
 const OUTAGE_MS = 10_000;
 /** A failure log writes a repeated failure's count when its 10 s window ends: lines are counted past it. */
@@ -38,7 +38,11 @@ describe('a ten-second Redis outage', () => {
     };
     processes.push(spawnMdq('indexer', ['indexer'], env));
     await until('the indexer to commit', async () => (await mainCheckpoint(test.url)) !== null, CATCH_UP_MS);
-    processes.push(spawnMdq('worker', ['worker'], env));
+    const worker = spawnMdq('worker', ['worker'], env);
+    processes.push(worker);
+    // The indexer can reach the tip (and the test stop Redis) before a slow start of the worker
+    // has connected: it would then exit on its start-up check instead of living through the outage.
+    await untilRunning(worker, 'mdq worker running');
   });
   afterAll(async () => {
     for (const p of processes) {
