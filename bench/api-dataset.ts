@@ -13,15 +13,14 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
 import { DEFAULTS } from '@mdq/config';
 import { createDb, type Db, migrateToLatest, sql } from '@mdq/db';
 import { testServerUrl, withDatabase } from '@mdq/db/testing';
-import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
+import { fullnodeSource, runIndexer } from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
 import { recomputeAll } from '@mdq/worker';
 import pg from 'pg';
-import { startDevnetProcess } from './devnet-process';
+import { devnetProcessDecoder, startDevnetProcess } from './devnet-process';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '.out');
 
@@ -64,10 +63,7 @@ async function build(count: number, name: string, log: (line: string) => void): 
   const stats = await runIndexer({
     db,
     source: fullnodeSource(devnet.url),
-    decode: createDecoder({
-      marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
-      lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
-    }),
+    decode: devnetProcessDecoder(),
     notifier: noopNotifier,
     batchSize: DEFAULTS.indexerBatchSize,
     untilCaughtUp: true,

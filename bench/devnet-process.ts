@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
+import { createDecoder } from '@mdq/indexer';
 
 /**
  * A generated devnet chain served by its own process, as a fullnode would be elsewhere. `extra`
@@ -40,4 +42,12 @@ export async function startDevnetProcess(
     child.on('exit', (code) => reject(new Error(`devnet exited (${code}): ${out}`)));
   });
   return { url, grpcUrl, stop: () => child.kill('SIGTERM') };
+}
+
+/** The decoder for the chain a devnet process serves (the default marketplace and lootbox contracts). */
+export function devnetProcessDecoder() {
+  return createDecoder({
+    marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
+    lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
+  });
 }

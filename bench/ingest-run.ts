@@ -3,16 +3,10 @@
  * each batch's time went (fetch wait, decode, each write step, commit) and the ingestion rate along
  * the chain (for the first-10% ÷ last-10% figure and the chart).
  */
-import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
 import type { Db } from '@mdq/db';
-import {
-  type BatchCommitted,
-  createDecoder,
-  fullnodeSource,
-  type IndexerStats,
-  runIndexer,
-} from '@mdq/indexer';
+import { type BatchCommitted, fullnodeSource, type IndexerStats, runIndexer } from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
+import { devnetProcessDecoder } from './devnet-process';
 
 export interface RatePoint {
   /** Transactions indexed so far. */
@@ -46,10 +40,7 @@ export async function ingestChain(db: Db, fullnodeUrl: string, batchSize: number
   const stats = await runIndexer({
     db,
     source: fullnodeSource(fullnodeUrl),
-    decode: createDecoder({
-      marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
-      lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
-    }),
+    decode: devnetProcessDecoder(),
     notifier: noopNotifier,
     batchSize,
     untilCaughtUp: true,

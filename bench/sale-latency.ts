@@ -13,13 +13,12 @@
  * so that every live block is inside the window.
  */
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
 import { type Db, sql } from '@mdq/db';
-import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
+import { fullnodeSource, runIndexer } from '@mdq/indexer';
 import { type ChangeNotifier, createRedis } from '@mdq/jobs';
 import { createLogger } from '@mdq/log';
 import { startWorker } from '@mdq/worker';
-import { startDevnetProcess } from './devnet-process';
+import { devnetProcessDecoder, startDevnetProcess } from './devnet-process';
 
 const POLL_MS = 50;
 
@@ -76,10 +75,7 @@ export async function saleToTrending(
   const indexing = runIndexer({
     db,
     source: fullnodeSource(devnet.url),
-    decode: createDecoder({
-      marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
-      lootboxAddress: DEFAULT_LOOTBOX_ADDRESS,
-    }),
+    decode: devnetProcessDecoder(),
     notifier,
     batchSize,
     pollMs: 100,

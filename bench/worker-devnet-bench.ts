@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULTS } from '@mdq/config';
-import { type Db, sql } from '@mdq/db';
+import { createDb, type Db, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import { recomputeAll } from '@mdq/worker';
 import { cloneBenchDatabase, keepAsTemplateIfMissing } from './api-dataset';
@@ -41,18 +41,25 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(', ');
 
+/** A copy of the chain's template database (built or restored if missing), and how to drop it. */
+async function openCopy(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const copy = await cloneBenchDatabase(count);
+  const copyDb = createDb(copy.url, { max: 4 });
+  return {
+    db: copyDb,
+    drop: async () => {
+      await copyDb.destroy();
+      await copy.drop();
+    },
+  };
+}
+
 let db: Db;
 let drop: () => Promise<void>;
 // The ingested chain is the API bench's chain of the same size: kept as its template when missing.
 let keep = async () => false;
 if (flags.template) {
-  const copy = await cloneBenchDatabase(count);
-  const { createDb } = await import('@mdq/db');
-  db = createDb(copy.url, { max: 4 });
-  drop = async () => {
-    await db.destroy();
-    await copy.drop();
-  };
+  ({ db, drop } = await openCopy());
   console.log(
     `chain: copy of the ${fmt(count)}-transaction template (no ingestion); server: ${await serverSettings(db)}`,
   );
@@ -127,20 +134,7 @@ console.log(`
 
 // The live path last: the ingested database is kept as the API bench's template first (as ingested
 // and recomputed), and the live blocks go into a copy of it then.
-const kept = await keep();
-let live = { db, drop };
-if (kept) {
-  const copy = await cloneBenchDatabase(count);
-  const { createDb } = await import('@mdq/db');
-  const copyDb = createDb(copy.url, { max: 4 });
-  live = {
-    db: copyDb,
-    drop: async () => {
-      await copyDb.destroy();
-      await copy.drop();
-    },
-  };
-}
+const live = (await keep()) ? await openCopy() : { db, drop };
 const latencies = await saleToTrending(
   live.db,
   count,

@@ -10,7 +10,8 @@ import { createTestDatabase, type TestDatabase } from '../src/testing';
  * was burned counts in the recorded floor, not in the floor (a burned token can stay listed on
  * chain). Two collections with the same listings and recorded changes; in C the cheaper listing's
  * token is burned later, in D it is not. Before a collection's first recorded change its floor is
- * none only when no listing of it is older (E has one the record never saw). The rows are what the indexer writes for these events.
+ * none only when no listing of it is older (E has one the record never saw). The rows are what the
+ * indexer writes for these events.
  * (The devnet-facts test checks the recorded path against the rebuild along a whole chain.)
  */
 
