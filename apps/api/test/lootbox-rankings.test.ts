@@ -100,7 +100,7 @@ describe('lootbox and ranking routes', () => {
   });
   afterAll(() => h.close());
 
-  it('lootbox gives status per DESIGN, tiers, and answers 304 to a matching ETag', async () => {
+  it('lootbox gives its status (upcoming, active, sold out, ended), tiers, and answers 304 to a matching ETag', async () => {
     const statuses: Record<string, string> = {
       Active: 'active',
       Soon: 'upcoming',

@@ -22,7 +22,8 @@ export interface MediaService {
 const CACHE_CONTROL = 'public, max-age=604800, stale-while-revalidate=86400';
 
 const MediaQuery = Type.Object({
-  // An integer enum with a type, so that Ajv coerces the query string (see STYLE.md).
+  // An integer enum with a type: TypeBox's `Type.Enum` emits an `enum` without `type`, which Ajv never
+  // coerces, so `?w=256` (a string) would fail validation.
   w: Type.Integer({
     enum: [64, 256, 512, 1024],
     default: 256,
