@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { normalizeAddress } from '@mdq/chain/address';
 import { addExportRows, type ExportFormat, exportRowsUsed, openExport } from '@mdq/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { collectionIdsOf } from '../lib/resolve';
+import { collectionIdsOf, knownCollectionId } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import { ERRORS } from '../schemas/common';
 import { ExportParams, ExportQuery } from '../schemas/export';
@@ -74,7 +74,7 @@ export async function exportRoutes(scope: FastifyInstance, deps: RouteDeps): Pro
       }
       const collectionIds =
         query.collectionId !== undefined
-          ? [normalizeAddress(query.collectionId)]
+          ? [await knownCollectionId(deps.readDb, normalizeAddress(query.collectionId))]
           : query.creator !== undefined && query.collection !== undefined
             ? await collectionIdsOf(deps.readDb, query.creator, query.collection)
             : undefined;
