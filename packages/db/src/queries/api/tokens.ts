@@ -14,8 +14,9 @@ import {
 } from './pagination';
 import { TOKEN_COLUMNS, type TokenRecord, type TokenSummary, toTokenSummary } from './token-rows';
 
+/** Natural name order ("#2" before "#10"): the ICU numeric collation of tokens_collection_natural_name. */
 const BY_NAME: PageKey<TokenRecord>[] = [
-  { expr: sql`t.token_name`, dir: 'asc', kind: 'text', field: 'token_name' },
+  { expr: sql`t.token_name COLLATE mdq_natural`, dir: 'asc', kind: 'text', field: 'token_name' },
   { expr: sql`t.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
 ];
 const BY_ID: PageKey<TokenRecord>[] = [
@@ -45,7 +46,7 @@ function tokenPage(
   );
 }
 
-/** Live tokens of collections by name, each collection's page read from tokens_collection_name. */
+/** Live tokens of collections by name, each collection's page read from tokens_collection_natural_name. */
 export function tokensOfCollections(
   db: Db,
   collections: CollectionSet,
