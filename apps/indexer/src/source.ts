@@ -25,11 +25,23 @@ export interface ChainSource {
 /** A fullnode answers at most 100 transactions per request. */
 const PAGE = 100;
 
+/** mdq's network names are the SDK's (APTOS_NETWORK). */
+const SDK_NETWORKS = {
+  mainnet: Network.MAINNET,
+  testnet: Network.TESTNET,
+  devnet: Network.DEVNET,
+  local: Network.LOCAL,
+} as const;
+
 export function fullnodeSource(
   fullnodeUrl: string,
-  options: { concurrency?: number; sparse?: boolean } = {},
+  options: { concurrency?: number; sparse?: boolean; network?: keyof typeof SDK_NETWORKS } = {},
 ): ChainSource {
-  const aptos = new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: fullnodeUrl }));
+  // The network the URL serves, not Network.CUSTOM: with CUSTOM the SDK prints a note of its own
+  // ("…will require queries to lookup ChainId") into mdq's output. The indexer only reads (ledger
+  // info, transactions by version), which go to the URL whatever the network is named.
+  const network = SDK_NETWORKS[options.network ?? 'local'];
+  const aptos = new Aptos(new AptosConfig({ network, fullnode: fullnodeUrl }));
   const concurrency = options.concurrency ?? 4;
   let knownLedger = -1;
 

@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Readiness: database reachable and the indexed data within the lag threshold
-         * @description Lag is measured against the chain tip the indexer last saw: versions behind it, and seconds (zero when caught up, else the age of the newest indexed block; at least the age of the tip reading, so a stopped indexer shows a growing lag). Null while no indexer has reported a tip.
+         * @description Lag is measured against the chain tip the indexer last saw: versions behind it, and seconds (zero when caught up, else the age of the newest indexed block; at least the age of the tip reading, so a stopped indexer shows a growing lag). Null while no indexer has reported a tip. tipVersion is never below indexedVersion: a tip reading older than the index is raised to it.
          */
         get: {
             parameters: {
@@ -133,6 +133,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description the thumbnail, with a strong ETag and a week of public caching */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/webp": string;
+                        "image/avif": string;
+                        "image/png": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -295,6 +313,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -449,6 +474,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -607,6 +639,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -763,6 +802,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -945,6 +991,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -1103,6 +1156,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -1244,6 +1304,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -1396,6 +1463,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -1639,6 +1713,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -1798,6 +1879,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -1953,6 +2041,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -2095,6 +2190,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -2268,6 +2370,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -2392,6 +2501,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -2544,6 +2660,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -2700,6 +2823,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -2850,6 +2980,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -3003,6 +3140,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -3135,6 +3279,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -3295,6 +3446,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -3431,6 +3589,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -3560,6 +3725,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -3701,6 +3873,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -3794,6 +3973,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                     /** @description rank with wash-flagged sales counted (by default they are left out) */
@@ -3843,6 +4024,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -3937,6 +4125,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                     /** @description rank with wash-flagged sales counted (by default they are left out) */
@@ -3986,6 +4176,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -4080,6 +4277,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                     /** @description rank with wash-flagged sales counted (by default they are left out) */
@@ -4129,6 +4328,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -4223,6 +4429,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                 };
@@ -4284,6 +4492,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -4378,6 +4593,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                 };
@@ -4439,6 +4656,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -4969,6 +5193,16 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description one row per line (NDJSON: a JSON object; CSV: a header line, then records), then the trailer line {"$export":{"rows","complete","next"}} (CSV: the same JSON after a #); gzipped when Accept-Encoding allows it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-ndjson": string;
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -5827,10 +6061,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This key's webhook endpoints */
+        /** This key's webhook endpoints, oldest first */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -6090,7 +6331,12 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
                     limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                 };
                 header?: never;
                 path: {
@@ -6707,6 +6953,176 @@ export interface paths {
                     };
                     content: {
                         "text/event-stream": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live feed over WebSocket: the same events (one JSON message each), filters and resume (?since=) as the SSE stream */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the API key, for browsers' EventSource which cannot send headers */
+                    apiKey?: string;
+                    /** @description resume after this event id (`<version>:<eventIndex>`), or 'earliest' for all history; Last-Event-ID wins when both are given; default: live events only */
+                    since?: string;
+                    /** @description collection ids (comma-separated) */
+                    collectionId?: string;
+                    /** @description collection creator, with collection */
+                    creator?: string;
+                    /** @description collection name, with creator */
+                    collection?: string;
+                    /** @description token ids (comma-separated) */
+                    tokenId?: string;
+                    /** @description wallet addresses matched as buyer, seller, from or to (comma-separated) */
+                    wallet?: string;
+                    /** @description event kinds (comma-separated) among listing_placed, listing_cancelled, listing_sold, token_offer_placed, token_offer_cancelled, token_offer_filled, collection_offer_placed, collection_offer_cancelled, collection_offer_filled, mint, transfer, burn, lootbox_purchased, lootbox_opened, floor_changed, ranking_changed */
+                    kinds?: string;
+                    /** @description marketplace names (comma-separated) */
+                    marketplace?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Switching Protocols (send Upgrade: websocket): then one WebSocket text message per event, this JSON object; the server closes with 1001 when the stream ends */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `<version>:<eventIndex>`: unique, in chain order; the resume point */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "listing_placed" | "listing_cancelled" | "listing_sold" | "token_offer_placed" | "token_offer_cancelled" | "token_offer_filled" | "collection_offer_placed" | "collection_offer_cancelled" | "collection_offer_filled" | "mint" | "transfer" | "burn" | "lootbox_purchased" | "lootbox_opened" | "floor_changed" | "ranking_changed";
+                            version: number;
+                            eventIndex: number;
+                            /** @description block timestamp (ISO 8601) */
+                            timestamp: string;
+                            collectionId: string | null;
+                            tokenId: string | null;
+                            tokenStandard: string | null;
+                            propertyVersion: string | null;
+                            seller: string | null;
+                            buyer: string | null;
+                            from: string | null;
+                            to: string | null;
+                            /** @description smallest unit; floor_changed: the new floor (null: none listed) */
+                            price: string | null;
+                            coinType: string | null;
+                            quantity: string;
+                            marketplace: string | null;
+                            listingId: string | null;
+                            offerId: string | null;
+                            lootboxId: number | null;
+                            tier: string | null;
+                            /** @description ranking_changed: a collection entered, left or moved within the top `top` */
+                            ranking: {
+                                /** @description trending, daily_picks or top (the rankings routes) */
+                                name: string;
+                                /** @description the ranking's trailing window: 24h, 7d or 30d */
+                                window: string;
+                                /** @description position after the run (1 = first); null: no longer ranked */
+                                rank: number | null;
+                                /** @description position before the run; null: was not ranked */
+                                previousRank: number | null;
+                                score: number | null;
+                                /** @description rank or previousRank (or both) is at most this */
+                                top: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                computedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
                             statusCode: number;
                             error: string;
                             code: string;

@@ -91,8 +91,19 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         },
       },
     },
-    options.destination ?? pino.destination({ dest: 2, sync: true }),
+    options.destination ?? standardError(),
   );
+}
+
+/**
+ * stderr for the JSON lines. A write that fails (EPIPE: the pipe stderr went to has closed, as
+ * `mdq start 2>&1 | tee log` after Ctrl-C) is an 'error' event of the stream, which with no listener
+ * would end the process mid-shutdown; a log line that cannot be written is dropped instead.
+ */
+function standardError(): pino.DestinationStream {
+  const destination = pino.destination({ dest: 2, sync: true });
+  destination.on('error', () => undefined);
+  return destination;
 }
 
 let processLog: Logger | null = null;

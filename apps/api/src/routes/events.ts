@@ -108,7 +108,15 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
         summary:
           'Live feed over WebSocket: the same events (one JSON message each), filters and resume (?since=) as the SSE stream',
         querystring: EventStreamQuery,
-        response: { ...ERRORS },
+        response: {
+          101: {
+            description:
+              'Switching Protocols (send Upgrade: websocket): then one WebSocket text message per event, ' +
+              'this JSON object; the server closes with 1001 when the stream ends',
+            content: { 'application/json': { schema: FeedEvent } },
+          },
+          ...ERRORS,
+        },
       },
       preHandler: async (request) => {
         if (request.headers.upgrade?.toLowerCase() !== 'websocket') {

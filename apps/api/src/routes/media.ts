@@ -3,6 +3,7 @@ import { normalizeAddress } from '@mdq/chain/address';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { matchesIfNoneMatch } from '../plugins/cache';
+import { NOT_MODIFIED } from '../plugins/docs';
 import { ApiError } from '../plugins/errors';
 import { Address, ErrorBody } from '../schemas/common';
 
@@ -53,7 +54,21 @@ export async function mediaRoutes(scope: FastifyInstance, media: MediaService | 
         summary: "A token's or collection's image, resized and re-encoded (webp, avif or png)",
         params: Type.Object({ id: Address('token id or collection id') }),
         querystring: MediaQuery,
-        response: errors,
+        // An <img> sends no header: no key (see above).
+        security: [],
+        response: {
+          200: {
+            description: 'the thumbnail, with a strong ETag and a week of public caching',
+            content: Object.fromEntries(
+              ['image/webp', 'image/avif', 'image/png'].map((type) => [
+                type,
+                { schema: Type.String({ format: 'binary' }) },
+              ]),
+            ),
+          },
+          304: NOT_MODIFIED,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {

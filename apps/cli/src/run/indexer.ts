@@ -159,7 +159,7 @@ export function chainSourceFor(
 ): ChainSource & { close?: () => void } {
   const { signal } = options;
   // `sparse`: a recorded chain whose versions skip on purpose (see fullnodeSource).
-  const rest = fullnodeSource(fullnodeUrl, { sparse: options.sparse === true });
+  const rest = fullnodeSource(fullnodeUrl, { sparse: options.sparse === true, network: config.network });
   if (config.grpcUrl === undefined) return rest;
   const chainId = CHAIN_IDS[config.network];
   return grpcSource({

@@ -61,3 +61,13 @@ export function claimSignals(): void {
     }
   }
 }
+
+/**
+ * mdq's output may be a pipe that closes before mdq does (`pnpm mdq start 2>&1 | tee log`, Ctrl-C:
+ * tee exits first). A write to it then fails (EPIPE), and Node reports that as an 'error' event of
+ * process.stdout / process.stderr, which with no listener ends the process on the spot: the shutdown
+ * never stopped the embedded Postgres. What cannot be written is dropped; nothing else depends on it.
+ */
+export function outliveClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+}
