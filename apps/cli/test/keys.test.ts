@@ -34,11 +34,22 @@ describe('mdq keys and migrate on DATABASE_URL', () => {
   it('creates a publishable key for listed origins and lists it as such', async () => {
     const env = { DATABASE_URL: test.url };
     const created = await runCli(
-      ['keys', 'create', '--publishable', '--name', 'market', '--origin', 'https://Market.example', 'https://*.market.example'],
+      [
+        'keys',
+        'create',
+        '--publishable',
+        '--name',
+        'market',
+        '--origin',
+        'https://Market.example',
+        'https://*.market.example',
+      ],
       env,
     );
     expect(created.code).toBe(0);
-    expect(created.stdout).toMatch(/publishable key \(origins https:\/\/market\.example, https:\/\/\*\.market\.example\): mdq_pk_\w{8}_/);
+    expect(created.stdout).toMatch(
+      /publishable key \(origins https:\/\/market\.example, https:\/\/\*\.market\.example\): mdq_pk_\w{8}_/,
+    );
     const keyId = /key id: (\w+)/.exec(created.stdout)?.[1];
     expect((await runCli(['keys', 'list'], env)).stdout).toContain(
       `${keyId}\tmarket\tpublishable\tdefault/min\tactive\thttps://market.example,https://*.market.example`,
@@ -55,6 +66,9 @@ describe('mdq keys and migrate on DATABASE_URL', () => {
       'mdq: --origin "market.example" is not an origin: scheme://host[:port] with no path, or https://*.domain',
     ]);
     const secret = await runCli(['keys', 'create', '--origin', 'https://market.example'], env);
-    expect([secret.code, secret.stderr.trim()]).toEqual([2, 'mdq: --origin is for publishable keys: add --publishable']);
+    expect([secret.code, secret.stderr.trim()]).toEqual([
+      2,
+      'mdq: --origin is for publishable keys: add --publishable',
+    ]);
   });
 });

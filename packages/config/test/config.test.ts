@@ -75,8 +75,10 @@ describe('loadConfig', () => {
   it('reads MDQ_CORS_ORIGINS as exact origins and *.domain patterns, naming a bad entry', () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
     expect(
-      loadConfig({ MDQ_CORS_ORIGINS: 'https://Market.example/, https://*.market.example,http://127.0.0.1:5173,https://a.b:443' })
-        .corsOrigins,
+      loadConfig({
+        MDQ_CORS_ORIGINS:
+          'https://Market.example/, https://*.market.example,http://127.0.0.1:5173,https://a.b:443',
+      }).corsOrigins,
     ).toEqual(['https://market.example', 'https://*.market.example', 'http://127.0.0.1:5173', 'https://a.b']);
     expect(() => loadConfig({ MDQ_CORS_ORIGINS: 'market.example' })).toThrow(
       /^MDQ_CORS_ORIGINS: "market.example" is not an origin/,

@@ -64,10 +64,16 @@ describe('api keys', () => {
       origins,
       rateLimitPerMinute: null,
     });
-    const gone = await createApiKey(test.db, { name: 'old page', publishableOrigins: ['https://old.example'] });
+    const gone = await createApiKey(test.db, {
+      name: 'old page',
+      publishableOrigins: ['https://old.example'],
+    });
     await revokeApiKey(test.db, gone.keyId);
     expect((await publishableKeyOrigins(test.db)).sort()).toEqual([...origins].sort());
-    expect((await listApiKeys(test.db)).find((k) => k.keyId === keyId)).toMatchObject({ kind: 'publishable', origins });
+    expect((await listApiKeys(test.db)).find((k) => k.keyId === keyId)).toMatchObject({
+      kind: 'publishable',
+      origins,
+    });
   });
 
   it('refuses a publishable key without origins (the table constraint)', async () => {

@@ -12,7 +12,8 @@
 const REDACTED = '[redacted]';
 
 /** Query parameters that carry a credential (case-insensitive). */
-const CREDENTIAL_PARAM = /([?&](?:api[_-]?key|key|token|access[_-]?token|secret|password|admin[_-]?key)=)[^&#\s"]*/gi;
+const CREDENTIAL_PARAM =
+  /([?&](?:api[_-]?key|key|token|access[_-]?token|secret|password|admin[_-]?key)=)[^&#\s"]*/gi;
 
 const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/\b(mdq_(?:pk_)?[0-9a-f]{8}_)[A-Za-z0-9_-]{8,}/g, `$1${REDACTED}`],

@@ -25,7 +25,13 @@ describe('credential redaction', () => {
     );
     expect(text).toContain('mdq_1a2b3c4d_[redacted]');
     expect(text).toContain('mdq_pk_0f0e0d0c_[redacted]');
-    for (const secret of [key, pk, 'whsec_abcdefghijklmnopqrstuvwxyz', 'eyJhbGciOiJIUzI1NiJ9', 'admin\\" key'])
+    for (const secret of [
+      key,
+      pk,
+      'whsec_abcdefghijklmnopqrstuvwxyz',
+      'eyJhbGciOiJIUzI1NiJ9',
+      'admin\\" key',
+    ])
       expect(text).not.toContain(secret);
   });
 
@@ -37,7 +43,14 @@ describe('credential redaction', () => {
     log.info({ req: { headers: { 'x-admin-key': 'admin-admin-admin' } }, apiKey: 'anything' }, `got ${key}`);
     log.warn({ url: '/s?apiKey=zzz' }, 'w');
     const text = JSON.stringify(lines);
-    for (const secret of ['plain-operator-key', 'dXNlcjpwYXNz', 'admin-admin-admin', 'anything', 'ZZZZZZZZ', 'zzz'])
+    for (const secret of [
+      'plain-operator-key',
+      'dXNlcjpwYXNz',
+      'admin-admin-admin',
+      'anything',
+      'ZZZZZZZZ',
+      'zzz',
+    ])
       expect(text).not.toContain(secret);
     expect(lines[1]?.msg).toBe('got mdq_99aa88bb_[redacted]');
   });

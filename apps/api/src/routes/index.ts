@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
+import { registerSecretKeyOnly } from '../plugins/auth';
 import { registerConditionalCaching } from '../plugins/cache';
 import { registerResponseCache } from '../plugins/response-cache';
 import { analyticsRoutes } from './analytics';
@@ -26,8 +27,12 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await userRoutes(app, deps);
   await lootboxRoutes(app, deps);
   await rankingRoutes(app, deps);
-  await utilityRoutes(app, deps);
-  await exportRoutes(app, deps);
   await analyticsRoutes(app, deps);
-  await webhookRoutes(app, deps);
+  // What a publishable (browser) key may not do: writes, bulk export, webhook management.
+  await app.register(async (secret) => {
+    registerSecretKeyOnly(secret);
+    await utilityRoutes(secret, deps);
+    await exportRoutes(secret, deps);
+    await webhookRoutes(secret, deps);
+  });
 }

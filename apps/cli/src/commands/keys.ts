@@ -44,7 +44,9 @@ export function keysCommand(program: Command): void {
 
   keys
     .command('list')
-    .description('List keys: id, name, kind, rate limit, state and a publishable key\'s origins (never the keys)')
+    .description(
+      "List keys: id, name, kind, rate limit, state and a publishable key's origins (never the keys)",
+    )
     .action(async () => {
       await withDb(async (db) => {
         const { listApiKeys } = await import('@mdq/db');

@@ -21,5 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE api_keys DROP CONSTRAINT IF EXISTS api_keys_kind_origins`.execute(db);
-  await sql`ALTER TABLE api_keys DROP COLUMN IF EXISTS allowed_origins, DROP COLUMN IF EXISTS kind`.execute(db);
+  await sql`ALTER TABLE api_keys DROP COLUMN IF EXISTS allowed_origins, DROP COLUMN IF EXISTS kind`.execute(
+    db,
+  );
 }
