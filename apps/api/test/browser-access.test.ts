@@ -59,9 +59,11 @@ describe('browser access: CORS, origins and publishable keys', () => {
       const res = await preflight(origin);
       expect(res.statusCode).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe(origin);
-      expect(String(res.headers['access-control-allow-headers']).split(',').map((h) => h.trim())).toEqual(
-        expect.arrayContaining(['x-api-key', 'authorization']),
-      );
+      expect(
+        String(res.headers['access-control-allow-headers'])
+          .split(',')
+          .map((h) => h.trim()),
+      ).toEqual(expect.arrayContaining(['x-api-key', 'authorization']));
       expect(String(res.headers.vary)).toMatch(/Origin/);
     }
     for (const origin of [STRANGER, 'https://preview.example', 'http://pr-7.preview.example']) {
@@ -74,7 +76,9 @@ describe('browser access: CORS, origins and publishable keys', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe(PREVIEW);
     expect(String(res.headers.vary)).toMatch(/Origin/);
-    const exposed = String(res.headers['access-control-expose-headers']).split(',').map((h) => h.trim());
+    const exposed = String(res.headers['access-control-expose-headers'])
+      .split(',')
+      .map((h) => h.trim());
     expect(exposed).toEqual(
       expect.arrayContaining(['x-mdq-indexed-version', 'etag', 'x-ratelimit-limit', 'x-ratelimit-remaining']),
     );
@@ -109,7 +113,11 @@ describe('browser access: CORS, origins and publishable keys', () => {
     const headers = { 'x-api-key': publishable, origin: MARKET, 'content-type': 'application/json' };
     const attempts = [
       { method: 'GET', url: '/local/api/webhooks' },
-      { method: 'POST', url: '/local/api/webhooks', payload: JSON.stringify({ url: 'https://hooks.example/x' }) },
+      {
+        method: 'POST',
+        url: '/local/api/webhooks',
+        payload: JSON.stringify({ url: 'https://hooks.example/x' }),
+      },
       { method: 'GET', url: '/local/api/webhooks/1/deliveries' },
       { method: 'GET', url: '/local/api/export/listings' },
       { method: 'GET', url: '/local/export/listings' },
@@ -118,7 +126,11 @@ describe('browser access: CORS, origins and publishable keys', () => {
     ] as const;
     for (const attempt of attempts) {
       const res = await app.inject({ ...attempt, headers, remoteAddress: '10.0.0.9' });
-      expect([attempt.url, res.statusCode, res.json().code]).toEqual([attempt.url, 403, 'SECRET_KEY_REQUIRED']);
+      expect([attempt.url, res.statusCode, res.json().code]).toEqual([
+        attempt.url,
+        403,
+        'SECRET_KEY_REQUIRED',
+      ]);
     }
     // The same routes answer a secret key (no refusal of the route itself).
     const listed = await get('/local/api/webhooks', { 'x-api-key': secret });
@@ -160,7 +172,10 @@ async function statusOf(url: string, origin: string): Promise<number> {
   return (await headersOf(url, origin)).status;
 }
 
-function headersOf(url: string, origin: string): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+function headersOf(
+  url: string,
+  origin: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { origin } }, (res) => {
       resolve({ status: res.statusCode ?? 0, headers: res.headers });
