@@ -6,7 +6,7 @@ import type { OriginPolicy } from './browser-origins';
  * What a page's script may read of an answer besides the CORS-safelisted headers: freshness, the
  * ETag for conditional requests, the rate-limit budget, and the feed's event id.
  */
-export const EXPOSED_HEADERS = [
+const EXPOSED_HEADERS = [
   'x-mdq-indexed-version',
   'x-mdq-indexed-at',
   'x-mdq-event-id',
