@@ -110,6 +110,10 @@ describe('no credential in any log line or metric', () => {
     expect(registered.status).toBe(201);
     const hookSecret = ((await registered.json()) as { data: { secret: string } }).data.secret;
     receiver.secret = hookSecret;
+    // Shown once: the key's listing of its endpoints never carries the secret.
+    const listing = await (await call('/webhooks', { 'x-api-key': key })).text();
+    expect(listing).toContain('"endpointId"');
+    expect(listing).not.toContain(hookSecret);
     receiver.failing = true;
     await until('a refused delivery', () => receiver.refused > 0);
     receiver.failing = false;
