@@ -21,10 +21,14 @@ async function recordViolations(page: Page): Promise<string[]> {
   });
   await page.exposeFunction('__cspViolation', (text: string) => violations.push(text));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (globalThis as unknown as { __cspViolation(text: string): void }).__cspViolation(
-        `${event.violatedDirective} ${event.blockedURI}`,
-      );
+    // In the page: `document` and its violation event (this package compiles without the DOM types).
+    type Violation = { violatedDirective: string; blockedURI: string };
+    const page = globalThis as unknown as {
+      document: { addEventListener(type: string, listener: (event: Violation) => void): void };
+      __cspViolation(text: string): void;
+    };
+    page.document.addEventListener('securitypolicyviolation', (event) => {
+      page.__cspViolation(`${event.violatedDirective} ${event.blockedURI}`);
     });
   });
   return violations;
