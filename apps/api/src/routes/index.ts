@@ -27,12 +27,16 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await userRoutes(app, deps);
   await lootboxRoutes(app, deps);
   await rankingRoutes(app, deps);
-  await analyticsRoutes(app, deps);
-  // What a publishable (browser) key may not do: writes, bulk export, webhook management.
+  // What a publishable (browser) key may not do: the utility writes, bulk export, webhook
+  // management. Two scopes keep the routes in their order (the OpenAPI document's order).
   await app.register(async (secret) => {
     registerSecretKeyOnly(secret);
     await utilityRoutes(secret, deps);
     await exportRoutes(secret, deps);
+  });
+  await analyticsRoutes(app, deps);
+  await app.register(async (secret) => {
+    registerSecretKeyOnly(secret);
     await webhookRoutes(secret, deps);
   });
 }
