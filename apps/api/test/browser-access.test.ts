@@ -87,6 +87,12 @@ describe('browser access: CORS, origins and publishable keys', () => {
     expect(res.headers.etag).toBeDefined();
   });
 
+  it('takes the key from Authorization: Bearer too (the header preflights allow)', async () => {
+    const res = await get('/local/api/whoami', { authorization: `Bearer ${publishable}`, origin: MARKET });
+    expect([res.statusCode, res.json().data.keyId]).toEqual([200, publishable.slice(7, 15)]);
+    expect((await get('/local/api/whoami', { authorization: 'Bearer nope' })).statusCode).toBe(401);
+  });
+
   it('refuses a secret key sent from a page on an origin it does not allow, and serves its own pages', async () => {
     const refused = await get(READ, { 'x-api-key': secret, origin: STRANGER });
     expect(refused.statusCode).toBe(403);

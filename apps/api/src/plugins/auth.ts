@@ -33,7 +33,8 @@ export interface InvalidKeyLimit {
 }
 
 /**
- * The guard every keyed scope registers: `x-api-key` required, looked up in the one shared key
+ * The guard every keyed scope registers: a key required (`x-api-key`, or `Authorization: Bearer`,
+ * or `?apiKey=` on the streams), looked up in the one shared key
  * cache. A client presenting unknown keys is limited per IP, so guessing keys cannot turn into
  * one database lookup per request. Then the browser rules (browserRules): a publishable key only
  * from its own origins and on read routes; any key refused from an origin the API does not allow.
@@ -49,7 +50,7 @@ export function createApiKeyAuth(cache: KeyCache, origins: OriginPolicy, limit: 
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const header = request.headers['x-api-key'];
-    const key = (Array.isArray(header) ? header[0] : header) ?? keyFromQuery(request);
+    const key = (Array.isArray(header) ? header[0] : header) ?? bearerKey(request) ?? keyFromQuery(request);
     if (!key) throw new ApiError(401, 'MISSING_API_KEY', "missing 'x-api-key' header");
     const counter = misses.get(request.ip);
     if (counter && counter.count >= perMinute) {
@@ -114,6 +115,14 @@ function readRoute(request: FastifyRequest): boolean {
   const config = request.routeOptions.config;
   if (config.secretKeyOnly) return false;
   return request.method === 'GET' || request.method === 'HEAD' || config.publishableKey === true;
+}
+
+/** `Authorization: Bearer <key>`, for HTTP clients that send credentials only that way. */
+function bearerKey(request: FastifyRequest): string | undefined {
+  const value = request.headers.authorization;
+  if (!value?.startsWith('Bearer ')) return undefined;
+  const key = value.slice(7).trim();
+  return key.length > 0 ? key : undefined;
 }
 
 /** Routes with `config.apiKeyInQuery` (the event streams: EventSource cannot send headers) accept `?apiKey=`. */
