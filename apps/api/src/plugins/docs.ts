@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { registerSecurityHeaders } from './security-headers';
 
 /** OpenAPI 3 generated from the route schemas, served at /openapi.json with an interactive page at /docs. */
 export async function registerDocs(app: FastifyInstance, network: string): Promise<void> {
@@ -40,10 +41,20 @@ export async function registerDocs(app: FastifyInstance, network: string): Promi
       };
     },
   });
-  // The key is entered once (Authorize) and kept across reloads of the page.
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { persistAuthorization: true, displayRequestDuration: true, tryItOutEnabled: true },
+  // The key is entered once (Authorize) and kept across reloads of the page. Its own scope: the
+  // page's security headers and content security policy stay off the JSON routes.
+  await app.register(async (page) => {
+    await registerSecurityHeaders(page);
+    await page.register(swaggerUi, {
+      routePrefix: '/docs',
+      // No badge from validator.swagger.io: the page loads nothing from elsewhere.
+      uiConfig: {
+        persistAuthorization: true,
+        displayRequestDuration: true,
+        tryItOutEnabled: true,
+        validatorUrl: null,
+      },
+    });
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

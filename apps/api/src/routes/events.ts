@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FeedFilter, FeedPosition } from '@mdq/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -56,14 +57,17 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
       const filter = await feedFilterOf(db, request.query);
       const after = feedStartOf(lastEventIdOf(request.headers['last-event-id']), request.query.since);
       const release = feed.limits.acquire(request.apiKeyId ?? '');
+      // The headers set so far (CORS for an allowed origin, rate limit, freshness) go out with the
+      // stream's own: once hijacked, Fastify no longer writes them.
+      const headers = reply.getHeaders() as OutgoingHttpHeaders;
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
+        ...headers,
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
-        'access-control-allow-origin': '*',
       });
       raw.write('retry: 1000\n\n');
       const session = feed.open(filter, after, async (event) => {
