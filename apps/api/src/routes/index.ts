@@ -5,6 +5,7 @@ import { registerResponseCache } from '../plugins/response-cache';
 import { analyticsRoutes } from './analytics';
 import type { RouteDeps } from './deps';
 import { exportRoutes } from './export';
+import { graphqlRoutes } from './graphql';
 import { lootboxRoutes } from './lootbox';
 import { marketRoutes } from './market';
 import { rankingRoutes } from './rankings';
@@ -30,4 +31,5 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await exportRoutes(app, deps);
   await analyticsRoutes(app, deps);
   await webhookRoutes(app, deps);
+  await graphqlRoutes(app, deps);
 }
