@@ -21,7 +21,7 @@ export interface InvalidKeyLimit {
 }
 
 /**
- * The guard every keyed scope registers: `x-api-key` required, looked up in the one shared key
+ * The guard every keyed scope registers: `x-api-key` (or `Authorization: Bearer <key>`) required, looked up in the one shared key
  * cache. A client presenting unknown keys is limited per IP, so guessing keys cannot turn into
  * one database lookup per request.
  */
@@ -36,7 +36,7 @@ export function createApiKeyAuth(cache: KeyCache, limit: InvalidKeyLimit = {}) {
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const header = request.headers['x-api-key'];
-    const key = (Array.isArray(header) ? header[0] : header) ?? keyFromQuery(request);
+    const key = (Array.isArray(header) ? header[0] : header) ?? bearerKey(request) ?? keyFromQuery(request);
     if (!key) throw new ApiError(401, 'MISSING_API_KEY', "missing 'x-api-key' header");
     const counter = misses.get(request.ip);
     if (counter && counter.count >= perMinute) {
@@ -56,6 +56,12 @@ export function createApiKeyAuth(cache: KeyCache, limit: InvalidKeyLimit = {}) {
     request.apiKeyId = entry.keyId;
     request.apiKeyLimit = entry.limit;
   };
+}
+
+/** `Authorization: Bearer <key>`: what the Aptos SDKs send for `clientConfig.API_KEY`. */
+function bearerKey(request: FastifyRequest): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
 }
 
 /** Routes with `config.apiKeyInQuery` (the event streams: EventSource cannot send headers) accept `?apiKey=`. */
