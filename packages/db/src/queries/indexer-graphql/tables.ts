@@ -127,7 +127,8 @@ export const INDEXER_TABLES: IndexerTable[] = [
       ),
       token_uri: text(false, (t) => sql`coalesce(${t}.token_uri, '')`),
       description: text(false, (t) => sql`coalesce(${t}.description, '')`),
-      token_properties: of('jsonb', false, (t) => sql`coalesce(${t}.properties, '{}'::jsonb)`),
+      // Null where the token has no property map, as the official rows keep it.
+      token_properties: of('jsonb', false, col('properties')),
       token_standard: text(false, col('token_standard')),
       is_fungible_v2: of('Boolean', true, (t) => onlyFor('v2', t, sql`false`)),
       last_transaction_version: of('bigint', false, col('last_transaction_version')),
@@ -213,14 +214,15 @@ export const INDEXER_TABLES: IndexerTable[] = [
   {
     name: 'current_collection_ownership_v2_view',
     description: 'How many distinct tokens of each collection each wallet holds.',
-    from: (t) => sql`(SELECT o.owner_address, o.collection_id, c.collection_name, c.creator_address,
+    // The official view: held ownerships joined to their token and its collection, per owner and collection.
+    from: (t) => sql`(SELECT o.owner_address, k.collection_id, c.collection_name, c.creator_address,
         c.uri AS collection_uri, count(DISTINCT o.token_data_id) AS distinct_tokens,
         max(o.last_transaction_version) AS last_transaction_version, min(k.token_uri) AS single_token_uri
       FROM token_ownerships o
       JOIN tokens k ON k.token_data_id = o.token_data_id
-      JOIN collections c ON c.collection_id = o.collection_id
+      JOIN collections c ON c.collection_id = k.collection_id
       WHERE o.amount > 0
-      GROUP BY o.owner_address, o.collection_id, c.collection_name, c.creator_address, c.uri) ${t}`,
+      GROUP BY o.owner_address, k.collection_id, c.collection_name, c.creator_address, c.uri) ${t}`,
     columns: {
       owner_address: text(true, col('owner_address')),
       collection_id: text(true, col('collection_id')),
