@@ -102,6 +102,14 @@ export async function answerGraphql(
       },
     ]);
   }
+  if (operation.operation !== 'query') {
+    return errorsBody([
+      {
+        message: `only queries are served: this is a read-only API (got a ${operation.operation})`,
+        code: 'validation-failed',
+      },
+    ]);
+  }
   const variableInput = request.variables ?? {};
   if (jsonDepth(variableInput) > limits.maxVariablesDepth) {
     return errorsBody([
