@@ -65,6 +65,8 @@ export interface AppOptions {
   cacheEntries?: number;
   /** Live feed (SSE / WebSocket) settings; unset ones take the configuration's defaults. */
   feed?: Partial<FeedOptions>;
+  /** Caps of `/v1/graphql` (row cap, depth, cost, statement timeout) over their defaults. */
+  graphqlLimits?: RouteDeps['graphqlLimits'];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -132,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
           exportGzip: options.exportGzip,
           ...(options.cacheEntries !== undefined ? { cacheEntries: options.cacheEntries } : {}),
+          graphqlLimits: options.graphqlLimits,
         };
         await areaRoutes(scope, deps);
         await eventRoutes(scope, { ...deps, feed });

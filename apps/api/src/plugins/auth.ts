@@ -117,12 +117,10 @@ function readRoute(request: FastifyRequest): boolean {
   return request.method === 'GET' || request.method === 'HEAD' || config.publishableKey === true;
 }
 
-/** `Authorization: Bearer <key>`, for HTTP clients that send credentials only that way. */
+/** `Authorization: Bearer <key>`: what the Aptos SDKs send for `clientConfig.API_KEY`. */
 function bearerKey(request: FastifyRequest): string | undefined {
-  const value = request.headers.authorization;
-  if (!value?.startsWith('Bearer ')) return undefined;
-  const key = value.slice(7).trim();
-  return key.length > 0 ? key : undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
 }
 
 /** Routes with `config.apiKeyInQuery` (the event streams: EventSource cannot send headers) accept `?apiKey=`. */

@@ -6,6 +6,7 @@ import { registerResponseCache } from '../plugins/response-cache';
 import { analyticsRoutes } from './analytics';
 import type { RouteDeps } from './deps';
 import { exportRoutes } from './export';
+import { graphqlRoutes } from './graphql';
 import { lootboxRoutes } from './lootbox';
 import { marketRoutes } from './market';
 import { rankingRoutes } from './rankings';
@@ -39,4 +40,5 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
     registerSecretKeyOnly(secret);
     await webhookRoutes(secret, deps);
   });
+  await graphqlRoutes(app, deps);
 }
