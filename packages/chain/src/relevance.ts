@@ -29,10 +29,12 @@ export function createRelevanceFilter(options: DecodeOptions): RelevanceFilter {
 
   return (tx) => {
     if (!isObject(tx)) return true;
-    // Failed and non-user transactions decode to empty facts after the envelope check: keep them
-    // on the full path, they are few and cheap.
-    if (tx['type'] !== 'user_transaction' || tx['success'] !== true) return true;
-    const events = tx['events'];
+    // Failed transactions decode to empty facts after the envelope check: keep them on the full
+    // path, they are few and cheap. Every type is tested by its events and writes (a block's
+    // metadata and epilogue name only 0x1 types); types without events have none to test.
+    if (tx['success'] !== true) return true;
+    if (tx['type'] === 'genesis_transaction') return true;
+    const events = tx['type'] === 'user_transaction' ? tx['events'] : (tx['events'] ?? []);
     const changes = tx['changes'];
     if (!Array.isArray(events) || !Array.isArray(changes)) return true;
     for (const event of events) {
