@@ -101,7 +101,8 @@ export function readTransaction(tx: unknown): TxView {
     // System and unknown types go through the same readers: none carries NFT state today, but
     // if one ever does, its events and writes reach the decoders instead of being dropped. Some
     // types have no events field at all (state checkpoint, block epilogue).
-    const events = tx['events'] === undefined ? [] : (asArray(tx['events']) ?? fail('events is not an array'));
+    const events =
+      tx['events'] === undefined ? [] : (asArray(tx['events']) ?? fail('events is not an array'));
     const changes =
       tx['changes'] === undefined ? [] : (asArray(tx['changes']) ?? fail('changes is not an array'));
     const sender = asString(tx['sender']);

@@ -144,7 +144,9 @@ function validatorBody(rest: JsonRecord): JsonRecord {
             const rsa = asRecord(jwk['RSA_JWK']);
             if (rsa !== null) return { rsa };
             const other = asRecord(jwk['UnsupportedJWK']) ?? {};
-            return { unsupportedJwk: { id: hexToBase64(other['id']), payload: hexToBase64(other['payload']) } };
+            return {
+              unsupportedJwk: { id: hexToBase64(other['id']), payload: hexToBase64(other['payload']) },
+            };
           }),
         },
         multiSig: {
