@@ -14,6 +14,7 @@ import {
 import { createRelevanceFilter, decodeTransaction } from '../src/index';
 import {
   ProtoTransaction,
+  type ProtoTransactionType,
   protoFromJson,
   restToProto,
   streamedToRest,
