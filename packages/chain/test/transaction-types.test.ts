@@ -76,7 +76,7 @@ describe('system and unknown transactions in the decoder', () => {
     const message = ProtoTransaction.decode(
       ProtoTransaction.encode({
         ...protoFromJson(restToProto(stateCheckpointTransaction(77, TIME))),
-        type: 57,
+        type: 57 as ProtoTransactionType,
       }).finish(),
     );
     expect(streamedToRest(message)).toMatchObject({
