@@ -17,7 +17,19 @@ export type RelevanceFilter = (tx: unknown) => boolean;
 
 const TOKEN_MODULE_ADDRESSES = ['0x3', '0x4'];
 
-export function createRelevanceFilter(options: DecodeOptions): RelevanceFilter {
+/**
+ * The one description of what may carry facts: events of these addresses' modules, and write-set
+ * types of the token modules. The early skip below and the Transaction Stream's server-side filter
+ * (`transactionStreamFilter`) are both built from it.
+ */
+export interface RelevantModules {
+  /** Long-form addresses whose events the decoders read (token modules, marketplaces, lootbox). */
+  eventAddresses: string[];
+  /** Long-form addresses whose resource / table-item types the decoders read (0x3, 0x4). */
+  changeAddresses: string[];
+}
+
+export function relevantModules(options: DecodeOptions): RelevantModules {
   const eventAddresses = new Set(TOKEN_MODULE_ADDRESSES.map(normalizeAddress));
   for (const config of options.marketplaces)
     for (const type of Object.keys(config.events)) {
@@ -25,7 +37,16 @@ export function createRelevanceFilter(options: DecodeOptions): RelevanceFilter {
       if (address !== null) eventAddresses.add(address);
     }
   if (options.lootboxAddress !== '') eventAddresses.add(normalizeAddress(options.lootboxAddress));
-  const changeAddresses = new Set(TOKEN_MODULE_ADDRESSES.map(normalizeAddress));
+  return {
+    eventAddresses: [...eventAddresses],
+    changeAddresses: TOKEN_MODULE_ADDRESSES.map(normalizeAddress),
+  };
+}
+
+export function createRelevanceFilter(options: DecodeOptions): RelevanceFilter {
+  const modules = relevantModules(options);
+  const eventAddresses = new Set(modules.eventAddresses);
+  const changeAddresses = new Set(modules.changeAddresses);
 
   return (tx) => {
     if (!isObject(tx)) return true;

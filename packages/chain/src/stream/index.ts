@@ -19,3 +19,4 @@ export {
   type TransactionKind,
   UNKNOWN_REST_TYPE,
 } from './transaction-types';
+export { transactionStreamFilter } from './transaction-filter';
