@@ -1,6 +1,6 @@
 export { type FailedDecode, toBatch, usToIso } from '@mdq/db';
 export { checkContiguity, GapError } from './contiguity';
-export { createDecoder, type DecoderOptions } from './decoder';
+export { createDecoder, type DecoderOptions, streamFilterFor } from './decoder';
 export { type GrpcSourceOptions, grpcSource, StreamProtocolError } from './grpc-source';
 export { memorySource } from './memory-source';
 export {

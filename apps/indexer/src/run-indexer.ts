@@ -1,5 +1,6 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import type { DecodedTransaction } from '@mdq/chain';
+import { isUnknownRestType, UNKNOWN_REST_TYPE as UNKNOWN_TYPE } from '@mdq/chain/stream';
 import {
   acquireFollowerLock,
   CheckpointMovedError,
@@ -15,7 +16,6 @@ import {
 } from '@mdq/db';
 import type { ChangeNotifier } from '@mdq/jobs';
 import { createFailureLog, describeError, type FailureLog, failureKey, type Logger } from '@mdq/log';
-import { isUnknownRestType, UNKNOWN_REST_TYPE as UNKNOWN_TYPE } from '@mdq/chain/stream';
 import { indexerUnknownTransactions } from '@mdq/telemetry';
 import { checkContiguity, GapError } from './contiguity';
 import { type OutboxDrainer, startOutboxDrainer } from './outbox-drainer';

@@ -22,6 +22,10 @@ export function transactionStreamFilter(options: DecodeOptions): BooleanTransact
   return { logicalOr: { filters: [...byAddress, ...transfers] } };
 }
 
-function eventFilter(structType: { address: string; module?: string; name?: string }): BooleanTransactionFilter {
+function eventFilter(structType: {
+  address: string;
+  module?: string;
+  name?: string;
+}): BooleanTransactionFilter {
   return { apiFilter: { eventFilter: { structType } } };
 }

@@ -62,3 +62,10 @@ export function kindByProto(proto: string): TransactionKind | undefined {
 export function kindByRest(rest: string): TransactionKind | undefined {
   return TRANSACTION_KINDS.find((kind) => kind.rest === rest);
 }
+
+/** The proto enum number of a REST transaction (an opaque one keeps its own), for type filters. */
+export function kindOfRestType(tx: unknown): number {
+  const record = (tx ?? {}) as Record<string, unknown>;
+  const kind = typeof record['type'] === 'string' ? kindByRest(record['type']) : undefined;
+  return kind?.number ?? Number(record['proto_type'] ?? 0);
+}
