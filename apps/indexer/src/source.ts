@@ -58,7 +58,9 @@ export interface FullnodeSourceOptions {
 export function fullnodeSource(fullnodeUrl: string, options: FullnodeSourceOptions = {}): ChainSource {
   const aptos = new Aptos(
     new AptosConfig({
-      network: Network.CUSTOM,
+      // The SDK only names endpoints by network, and ours is given; CUSTOM would print a note on
+      // every start, a line too many for a process that must fail in one.
+      network: Network.LOCAL,
       fullnode: fullnodeUrl,
       client: { provider: rateLimitAware },
       ...(options.apiKey ? { clientConfig: { API_KEY: options.apiKey } } : {}),
