@@ -14,6 +14,8 @@ export interface Config {
   network: Network;
   /** Unset on the local network means "start the embedded devnet". */
   fullnodeUrl: string | undefined;
+  /** Sent as `authorization: Bearer <key>` on every fullnode REST call (the Aptos API gateway's key). */
+  fullnodeApiKey: string | undefined;
   /** Aptos Transaction Stream (gRPC); when set the indexer reads transactions from it, not REST. */
   grpcUrl: string | undefined;
   grpcApiKey: string | undefined;
@@ -84,6 +86,7 @@ export function loadConfig(env: Env = process.env): Config {
     fullnodeUrl:
       optional(env, 'APTOS_FULLNODE_URL', (v, n) => readUrl(v, n, ['http:', 'https:'])) ??
       DEFAULTS.fullnodeUrls[network],
+    fullnodeApiKey: env['APTOS_FULLNODE_API_KEY']?.trim() || undefined,
     grpcUrl: optional(env, 'APTOS_GRPC_URL', (v, n) => readUrl(v, n, ['http:', 'https:'])),
     grpcApiKey: env['APTOS_GRPC_API_KEY']?.trim() || undefined,
     startVersion: optional(env, 'MDQ_START_VERSION', (v, n) => {
