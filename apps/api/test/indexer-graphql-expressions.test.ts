@@ -21,7 +21,9 @@ const hex = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 const WORDS = ['ape', 'apex', 'bear', 'bee', 'cat', 'cats', 'dog'];
 
 type Value = string | boolean | bigint | Record<string, string> | null;
-type Row = Record<string, Value> & { current_collection: Record<string, Value> | null };
+type Row = { [column: string]: Value | Record<string, Value> | null } & {
+  current_collection: Record<string, Value> | null;
+};
 type Kind = 'text' | 'number' | 'bool' | 'time' | 'json';
 
 const TOKEN_COLUMNS: Record<string, Kind> = {
@@ -47,7 +49,7 @@ const COLLECTION_COLUMNS: Record<string, Kind> = {
 function generate() {
   const collections = Array.from({ length: 4 }, (_, i) => ({
     collection_id: hex(1000 + i),
-    token_standard: i % 2 === 0 ? 'v2' : 'v1',
+    token_standard: i % 2 === 0 ? ('v2' as const) : ('v1' as const),
     creator_address: hex(500 + (i % 2)),
     collection_name: pick(WORDS),
     max_supply: random() < 0.3 ? null : String(Math.floor(random() * 100)),
@@ -57,7 +59,7 @@ function generate() {
     last_transaction_version: 10 + i,
   }));
   const tokens = Array.from({ length: 40 }, (_, i) => {
-    const standard = random() < 0.5 ? 'v1' : 'v2';
+    const standard = random() < 0.5 ? ('v1' as const) : ('v2' as const);
     // Some tokens name a collection that has no row: the relationship is null for them.
     const collection = random() < 0.1 ? hex(1999) : pick(collections).collection_id;
     return {
@@ -182,7 +184,9 @@ function evalWhere(
         related !== null && evalWhere(related, value as Record<string, unknown>, COLLECTION_COLUMNS) === true,
       );
     } else {
-      parts.push(evalOps(columns[key] as Kind, row[key] ?? null, value as Record<string, unknown>));
+      parts.push(
+        evalOps(columns[key] as Kind, (row[key] as Value) ?? null, value as Record<string, unknown>),
+      );
     }
   }
   return and(parts);
@@ -272,7 +276,7 @@ function sortKey(row: Row, term: Record<string, unknown>): { value: Value; direc
     ];
     return { value: row.current_collection?.[inner] ?? null, direction: innerDirection };
   }
-  return { value: row[key] ?? null, direction: direction as string };
+  return { value: (row[key] as Value) ?? null, direction: direction as string };
 }
 
 function orderRows(rows: Row[], order: Record<string, unknown>[]): Row[] {
