@@ -91,7 +91,7 @@ const subsets = (nodes: readonly FieldNode[]) =>
   nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
 
 /** The deepest nesting of selections in the operation, fragments expanded. */
-export function selectionDepth(
+function selectionDepth(
   ctx: Pick<Context, 'fragments'>,
   set: SelectionSetNode,
   seen = new Set<string>(),
