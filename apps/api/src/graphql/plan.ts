@@ -17,7 +17,7 @@ import type { IndexerSchema, TableTypes } from './schema';
 export interface IndexerLimits {
   /** Rows one root field may answer: a larger `limit` is refused, a missing one means this many. */
   rowCap: number;
-  /** Nesting of selections in the query document (GraphiQL's introspection query needs 13). */
+  /** Nesting of selections in the query document (GraphiQL's introspection query needs 15). */
   maxDepth: number;
   /** Σ over root fields of rows × (1 + related rows read per row); aggregates count as rowCap. */
   maxCost: number;
@@ -91,7 +91,7 @@ const subsets = (nodes: readonly FieldNode[]) =>
   nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
 
 /** The deepest nesting of selections in the operation, fragments expanded. */
-export function selectionDepth(
+function selectionDepth(
   ctx: Pick<Context, 'fragments'>,
   set: SelectionSetNode,
   seen = new Set<string>(),

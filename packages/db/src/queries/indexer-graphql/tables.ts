@@ -74,6 +74,131 @@ const of = (type: IndexerScalar, nullable: boolean, sqlOf: IndexerColumn['sql'])
 /** The official processors whose state mdq's one indexer checkpoint stands for. */
 export const INDEXER_PROCESSORS = ['token_v2_processor', 'nft_aggregator'] as const;
 
+/** A timestamptz as the aggregator's text timestamps: UTC, ISO 8601, no zone. */
+const isoTime = (value: RawBuilder<unknown>) => sql`to_json(${value} AT TIME ZONE 'UTC') #>> '{}'`;
+
+/** The standard event that left a current listing or offer in its state (the aggregator's last event type). */
+const lastEvent = (t: Alias, kind: string, filled: string) =>
+  sql`CASE ${t}.status WHEN 'active' THEN ${`place_${kind}`}::text WHEN ${filled} THEN ${`fill_${kind}`}::text
+    ELSE ${`cancel_${kind}`}::text END`;
+
+const toTokenData: Record<string, IndexerRelation> = {
+  current_token_data: {
+    target: 'current_token_datas_v2',
+    on: (p, c) => sql`${c}.token_data_id = ${p}.token_data_id`,
+  },
+};
+
+/** The NFT aggregator's tables (the official aptos-nft-aggregator processor), over mdq's market tables. */
+const MARKETPLACE_TABLES: IndexerTable[] = [
+  {
+    name: 'nft_marketplace_activities',
+    description: 'Marketplace events of every venue mapped to standard event types, one row per event.',
+    from: (t) => sql`marketplace_activities ${t}`,
+    columns: {
+      txn_version: of('bigint', false, col('transaction_version')),
+      index: of('bigint', false, col('event_index')),
+      raw_event_type: text(false, col('raw_event_type')),
+      standard_event_type: text(false, col('kind')),
+      creator_address: text(true, col('creator_address')),
+      collection_id: text(true, col('collection_id')),
+      collection_name: text(true, col('collection_name')),
+      token_data_id: text(true, col('token_data_id')),
+      token_name: text(true, col('token_name')),
+      price: of('bigint', false, col('price')),
+      token_amount: of('bigint', true, col('token_amount')),
+      buyer: text(true, col('buyer')),
+      seller: text(true, col('seller')),
+      listing_id: text(true, col('listing_id')),
+      offer_id: text(true, col('offer_id')),
+      json_data: of('jsonb', true, () => sql`NULL::jsonb`),
+      marketplace: text(false, col('marketplace')),
+      contract_address: text(false, col('contract_address')),
+      block_timestamp: of('timestamp', false, (t) => sql`(${t}.transaction_timestamp AT TIME ZONE 'UTC')`),
+      expiration_time: text(true, () => sql`NULL::text`),
+      bid_key: of('bigint', true, () => sql`NULL::bigint`),
+    },
+    relations: toTokenData,
+  },
+  {
+    name: 'current_nft_marketplace_listings',
+    description: 'Each listing of every venue, current state (closed ones with is_deleted).',
+    from: (t) => sql`listings ${t}`,
+    columns: {
+      token_data_id: text(false, col('token_data_id')),
+      listing_id: text(false, col('listing_id')),
+      collection_id: text(true, col('collection_id')),
+      seller: text(true, col('seller')),
+      price: of('bigint', false, col('price')),
+      token_amount: of('bigint', true, col('token_amount')),
+      token_name: text(true, col('token_name')),
+      is_deleted: of('Boolean', false, (t) => sql`(${t}.status <> 'active')`),
+      marketplace: text(false, col('marketplace')),
+      contract_address: text(false, col('contract_address')),
+      last_transaction_version: of('bigint', false, col('last_transaction_version')),
+      last_transaction_timestamp: of('timestamp', false, (t) =>
+        versionTime(sql`${t}.last_transaction_version`, sql`coalesce(${t}.closed_at, ${t}.listed_at)`),
+      ),
+      standard_event_type: text(false, (t) => lastEvent(t, 'listing', 'sold')),
+    },
+    relations: toTokenData,
+  },
+  {
+    name: 'current_nft_marketplace_token_offers',
+    description: 'Each offer on one token of every venue, current state (closed ones with is_deleted).',
+    from: (t) => sql`token_offers ${t}`,
+    columns: {
+      token_data_id: text(false, col('token_data_id')),
+      offer_id: text(false, col('offer_id')),
+      marketplace: text(false, col('marketplace')),
+      collection_id: text(true, col('collection_id')),
+      buyer: text(false, col('buyer')),
+      price: of('bigint', false, col('price')),
+      token_amount: of('bigint', true, col('token_amount')),
+      token_name: text(true, col('token_name')),
+      is_deleted: of('Boolean', false, (t) => sql`(${t}.status <> 'active')`),
+      contract_address: text(false, col('contract_address')),
+      last_transaction_version: of('bigint', false, col('last_transaction_version')),
+      last_transaction_timestamp: of('timestamp', false, (t) =>
+        versionTime(sql`${t}.last_transaction_version`, sql`${t}.created_at`),
+      ),
+      standard_event_type: text(false, (t) => lastEvent(t, 'token_offer', 'filled')),
+      expiration_time: text(true, (t) => isoTime(sql`${t}.expiration_time`)),
+      bid_key: of('bigint', true, () => sql`NULL::bigint`),
+    },
+    relations: toTokenData,
+  },
+  {
+    name: 'current_nft_marketplace_collection_offers',
+    description: 'Each offer on any token of a collection, of every venue, current state.',
+    from: (t) => sql`collection_offers ${t}`,
+    columns: {
+      collection_offer_id: text(false, col('offer_id')),
+      collection_id: text(true, col('collection_id')),
+      buyer: text(false, col('buyer')),
+      price: of('bigint', false, col('price')),
+      remaining_token_amount: of('bigint', true, col('remaining_amount')),
+      is_deleted: of('Boolean', false, (t) => sql`(${t}.status <> 'active')`),
+      marketplace: text(false, col('marketplace')),
+      contract_address: text(false, col('contract_address')),
+      last_transaction_version: of('bigint', false, col('last_transaction_version')),
+      last_transaction_timestamp: of('timestamp', false, (t) =>
+        versionTime(sql`${t}.last_transaction_version`, sql`${t}.created_at`),
+      ),
+      standard_event_type: text(false, (t) => lastEvent(t, 'collection_offer', 'filled')),
+      token_data_id: text(true, () => sql`NULL::text`),
+      expiration_time: text(true, (t) => isoTime(sql`${t}.expiration_time`)),
+      bid_key: of('bigint', true, () => sql`NULL::bigint`),
+    },
+    relations: {
+      current_collection: {
+        target: 'current_collections_v2',
+        on: (p, c) => sql`${c}.collection_id = ${p}.collection_id`,
+      },
+    },
+  },
+];
+
 export const INDEXER_TABLES: IndexerTable[] = [
   {
     name: 'current_token_ownerships_v2',
@@ -260,4 +385,5 @@ export const INDEXER_TABLES: IndexerTable[] = [
     },
     relations: {},
   },
+  ...MARKETPLACE_TABLES,
 ];
