@@ -2,37 +2,99 @@ import type { ChainConfig } from './config';
 
 const DAY_US = 86_400_000_000;
 
+/** Where a chain version sits in its block. */
+export type Slot =
+  | { kind: 'block_metadata'; block: number }
+  | { kind: 'validator'; block: number }
+  | { kind: 'user'; block: number; step: number }
+  | { kind: 'block_end'; block: number };
+
 /**
- * Version -> block -> timestamp, as pure functions of the config. The initial chain is cut into
- * blocks of `blockSize` spread evenly over `days` so that its last block lands exactly on
- * `endTimeUs`; live blocks of `liveBlockSize` follow, one every `blockIntervalMs`.
+ * Steps, blocks, versions and timestamps, as pure functions of the config.
+ *
+ * The simulator produces user transactions one *step* at a time. Steps are cut into blocks of
+ * `blockSize` spread evenly over `days` so that the last initial block lands exactly on
+ * `endTimeUs`; live blocks of `liveBlockSize` steps follow, one every `blockIntervalMs`.
+ * On chain every block is laid out as on mainnet: its `block_metadata_transaction` first, then in
+ * every `validatorEvery`-th block a `validator_transaction`, then the block's user
+ * transactions, then the block-ending transaction (`block_epilogue_transaction`, or
+ * `state_checkpoint_transaction` with `blockEnding: 'state_checkpoint'`). A version is the
+ * position in that sequence, so the version of step s is s plus the system transactions before it.
  */
 export class Timeline {
   readonly initialBlocks: number;
   readonly startUs: number;
+  /** Versions of the initial chain: user transactions plus the system transactions of its blocks. */
+  readonly initialVersions: number;
   private readonly stepUs: number;
 
   constructor(private readonly config: ChainConfig) {
     this.initialBlocks = Math.ceil(config.transactionsCount / config.blockSize);
     this.stepUs = Math.floor((config.days * DAY_US) / this.initialBlocks);
     this.startUs = config.endTimeUs - (this.initialBlocks - 1) * this.stepUs;
+    this.initialVersions = this.firstVersion(this.initialBlocks);
   }
 
-  blockOf(version: number): number {
+  /** Block of simulator step `step`. */
+  blockOfStep(step: number): number {
     const { transactionsCount, blockSize, liveBlockSize } = this.config;
-    if (version < transactionsCount) return Math.floor(version / blockSize);
-    return this.initialBlocks + Math.floor((version - transactionsCount) / liveBlockSize);
+    if (step < transactionsCount) return Math.floor(step / blockSize);
+    return this.initialBlocks + Math.floor((step - transactionsCount) / liveBlockSize);
   }
 
-  /** First and last version of a block. */
+  /** First simulator step of a block. */
+  firstStep(block: number): number {
+    const { transactionsCount, blockSize, liveBlockSize } = this.config;
+    if (block < this.initialBlocks) return block * blockSize;
+    return transactionsCount + (block - this.initialBlocks) * liveBlockSize;
+  }
+
+  hasValidatorTransaction(block: number): boolean {
+    const every = this.config.validatorEvery;
+    return every > 0 && block % every === every - 1;
+  }
+
+  /** Version of a block's metadata transaction. */
+  firstVersion(block: number): number {
+    const every = this.config.validatorEvery;
+    const validators = every > 0 ? Math.floor(block / every) : 0;
+    return this.firstStep(block) + 2 * block + validators;
+  }
+
+  /** First and last version of a block (metadata .. block end). */
   blockRange(block: number): [number, number] {
-    const { transactionsCount, blockSize, liveBlockSize } = this.config;
-    if (block < this.initialBlocks) {
-      const first = block * blockSize;
-      return [first, Math.min(first + blockSize, transactionsCount) - 1];
+    return [this.firstVersion(block), this.firstVersion(block + 1) - 1];
+  }
+
+  /** Chain version of simulator step `step`. */
+  versionOfStep(step: number): number {
+    const block = this.blockOfStep(step);
+    const userStart = this.firstVersion(block) + 1 + (this.hasValidatorTransaction(block) ? 1 : 0);
+    return userStart + step - this.firstStep(block);
+  }
+
+  /** Block holding a version. */
+  blockOf(version: number): number {
+    // Every block holds at least three versions, so the block is at most version / 3.
+    let lo = 0;
+    let hi = Math.floor(version / 3) + 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.firstVersion(mid) <= version) lo = mid;
+      else hi = mid - 1;
     }
-    const first = transactionsCount + (block - this.initialBlocks) * liveBlockSize;
-    return [first, first + liveBlockSize - 1];
+    return lo;
+  }
+
+  slot(version: number): Slot {
+    const block = this.blockOf(version);
+    const offset = version - this.firstVersion(block);
+    if (offset === 0) return { kind: 'block_metadata', block };
+    const validator = this.hasValidatorTransaction(block);
+    if (validator && offset === 1) return { kind: 'validator', block };
+    const step = this.firstStep(block) + offset - 1 - (validator ? 1 : 0);
+    if (step < this.firstStep(block + 1)) return { kind: 'user', block, step };
+    return { kind: 'block_end', block };
   }
 
   blockTimestampUs(block: number): number {
@@ -40,12 +102,22 @@ export class Timeline {
     return this.config.endTimeUs + (block - this.initialBlocks + 1) * this.config.blockIntervalMs * 1000;
   }
 
+  /** Timestamp of simulator step `step` (its block's). */
+  stepTimestampUs(step: number): number {
+    return this.blockTimestampUs(this.blockOfStep(step));
+  }
+
+  /** Timestamp of a chain version (its block's). */
   timestampUs(version: number): number {
     return this.blockTimestampUs(this.blockOf(version));
   }
 
-  epochOf(version: number): number {
+  epochOfBlock(block: number): number {
     // Mainnet epochs last two hours; mimic that so epoch numbers move over the chain.
-    return 1 + Math.floor((this.timestampUs(version) - this.startUs) / 7_200_000_000);
+    return 1 + Math.floor((this.blockTimestampUs(block) - this.startUs) / 7_200_000_000);
+  }
+
+  epochOf(version: number): number {
+    return this.epochOfBlock(this.blockOf(version));
   }
 }
