@@ -73,6 +73,13 @@ export class Timeline {
     return userStart + step - this.firstStep(block);
   }
 
+  /** Number of simulator steps whose transactions are at versions <= `version`. */
+  stepsThrough(version: number): number {
+    const slot = this.slot(version);
+    if (slot.kind === 'user') return slot.step + 1;
+    return this.firstStep(slot.kind === 'block_end' ? slot.block + 1 : slot.block);
+  }
+
   /** Block holding a version. */
   blockOf(version: number): number {
     // Every block holds at least three versions, so the block is at most version / 3.
