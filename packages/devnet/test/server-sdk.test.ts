@@ -32,6 +32,10 @@ describe('fullnode REST through @aptos-labs/ts-sdk', () => {
     expect(info.node_role).toBe('full_node');
     expect(Number(info.block_height)).toBeGreaterThan(0);
     expect(info.ledger_timestamp).toBe(String(Date.UTC(2026, 0, 1) * 1000));
+    // A generated chain is contiguous: no sparse flag.
+    const res = await fetch(server.url);
+    expect(res.headers.get('x-mdq-sparse')).toBeNull();
+    expect(await res.json()).not.toHaveProperty('sparse');
   });
 
   it('getTransactions pages of at most 100 with the REST user transaction shape', async () => {

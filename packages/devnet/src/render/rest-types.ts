@@ -93,4 +93,9 @@ export interface RestLedgerInfo {
   oldest_block_height: string;
   block_height: string;
   git_hash: string;
+  /**
+   * mdq's extension, present only when true: this node serves a recorded chain whose versions
+   * skip (a range request starting in a hole answers the next recorded versions).
+   */
+  sparse?: true;
 }
