@@ -14,7 +14,8 @@ export interface ChainTip {
 export interface ChainSource {
   /**
    * Versions may legitimately skip (a recorded chain of chosen transactions). Every other source
-   * must answer contiguous versions: the follow loop refuses a page that skips one.
+   * must answer contiguous versions: the follow loop refuses a page that skips one. Read after the
+   * first `tip()`, which may learn it (fullnodeSource: the ledger info's `"sparse": true`).
    */
   readonly sparse?: boolean;
   tip(): Promise<ChainTip>;
@@ -32,10 +33,14 @@ export function fullnodeSource(
   const aptos = new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: fullnodeUrl }));
   const concurrency = options.concurrency ?? 4;
   let knownLedger = -1;
+  let sparse = options.sparse === true;
 
   const tip = async (): Promise<ChainTip> => {
     const info = await aptos.getLedgerInfo();
     knownLedger = Number(info.ledger_version);
+    // A node serving a recorded chain (`mdq devnet --transactions`) says its versions skip; the
+    // follow loop reads `sparse` after the first tip, so the holes are followed, not a gap.
+    if ((info as { sparse?: unknown }).sparse === true) sparse = true;
     return {
       ledgerVersion: knownLedger,
       oldestVersion: Number(info.oldest_ledger_version),
@@ -54,7 +59,9 @@ export function fullnodeSource(
   };
 
   return {
-    ...(options.sparse ? { sparse: true } : {}),
+    get sparse() {
+      return sparse;
+    },
     tip,
     async fetch(start, limit) {
       if (start > knownLedger) {
