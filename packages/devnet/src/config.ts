@@ -57,6 +57,19 @@ export interface ChainOptions {
    * as mainnet does now and then; 0 = none. Default 100.
    */
   validatorEvery?: number;
+  /**
+   * Restarts of a chain that follows the wall clock (the embedded devnet of `mdq start`), in
+   * order: after block `afterBlock` (the last block anyone has read) the chain resumes at `atMs`.
+   * The time in between is filled with blocks at the initial chain's cadence and size, then live
+   * blocks follow every `blockIntervalMs` from `atMs`. The chain stays a pure function of the
+   * options, these included. Default none.
+   */
+  resumes?: readonly ChainResume[];
+}
+
+export interface ChainResume {
+  afterBlock: number;
+  atMs: number;
 }
 
 export interface ChainConfig {
@@ -76,6 +89,7 @@ export interface ChainConfig {
   noiseShare: number;
   blockEnding: BlockEnding;
   validatorEvery: number;
+  resumes: readonly ChainResume[];
   accounts: number;
   collections: number;
   lootboxes: number;
@@ -132,6 +146,10 @@ export function resolveConfig(options: ChainOptions = {}): ChainConfig {
     noiseShare: share('noiseShare', options.noiseShare ?? 0),
     blockEnding: blockEnding(options.blockEnding ?? 'epilogue'),
     validatorEvery: nonNegativeInt('validatorEvery', options.validatorEvery ?? 100),
+    resumes: (options.resumes ?? []).map((r) => ({
+      afterBlock: nonNegativeInt('resumes[].afterBlock', r.afterBlock),
+      atMs: positiveInt('resumes[].atMs', r.atMs),
+    })),
     accounts: Math.round(clamp(count / 40, 40, 40_000)),
     collections,
     lootboxes: Math.round(clamp(collections / 5, 3, 30)),

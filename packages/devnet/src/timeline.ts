@@ -2,6 +2,17 @@ import type { ChainConfig } from './config';
 
 const DAY_US = 86_400_000_000;
 
+/** Blocks from `firstBlock` on (until the next segment): uniform cadence and size. */
+interface Segment {
+  firstBlock: number;
+  firstStep: number;
+  /** Timestamp of `firstBlock`. */
+  baseUs: number;
+  stepUs: number;
+  /** User transactions per block. */
+  size: number;
+}
+
 /** Where a chain version sits in its block. */
 export type Slot =
   | { kind: 'block_metadata'; block: number }
@@ -26,27 +37,98 @@ export class Timeline {
   readonly startUs: number;
   /** Versions of the initial chain: user transactions plus the system transactions of its blocks. */
   readonly initialVersions: number;
-  private readonly stepUs: number;
+  /** µs between blocks of the initial chain (also the cadence of catch-up blocks). */
+  readonly initialStepUs: number;
+  /** Pieces of uniform cadence, in block order (see `resumes` in ChainOptions). */
+  private readonly segments: Segment[];
 
   constructor(private readonly config: ChainConfig) {
     this.initialBlocks = Math.ceil(config.transactionsCount / config.blockSize);
-    this.stepUs = Math.floor((config.days * DAY_US) / this.initialBlocks);
-    this.startUs = config.endTimeUs - (this.initialBlocks - 1) * this.stepUs;
+    this.initialStepUs = Math.floor((config.days * DAY_US) / this.initialBlocks);
+    this.startUs = config.endTimeUs - (this.initialBlocks - 1) * this.initialStepUs;
+    const intervalUs = config.blockIntervalMs * 1000;
+    this.segments = [
+      {
+        firstBlock: 0,
+        firstStep: 0,
+        baseUs: this.startUs,
+        stepUs: this.initialStepUs,
+        size: config.blockSize,
+      },
+      {
+        firstBlock: this.initialBlocks,
+        firstStep: config.transactionsCount,
+        baseUs: config.endTimeUs + intervalUs,
+        stepUs: intervalUs,
+        size: config.liveBlockSize,
+      },
+    ];
+    for (const resume of config.resumes) {
+      const afterBlock = Math.max(resume.afterBlock, this.initialBlocks - 1);
+      const atMs = resume.atMs;
+      // Blocks up to `afterBlock` stay as they were; the time since then is filled with blocks at
+      // the initial chain's cadence and size (a market as busy as the generated history), then
+      // live blocks follow from the resume time.
+      const lastUs = this.blockTimestampUs(afterBlock);
+      const atUs = Math.max(atMs * 1000, lastUs);
+      const catchUp = Math.floor((atUs - lastUs) / this.initialStepUs);
+      let next = afterBlock + 1;
+      const cut = this.segments.findIndex((g) => g.firstBlock >= next);
+      const firstStep = this.firstStep(next);
+      if (cut >= 0) this.segments.length = cut;
+      if (catchUp > 0) {
+        this.segments.push({
+          firstBlock: next,
+          firstStep,
+          baseUs: lastUs + this.initialStepUs,
+          stepUs: this.initialStepUs,
+          size: config.blockSize,
+        });
+        next += catchUp;
+      }
+      this.segments.push({
+        firstBlock: next,
+        firstStep: firstStep + catchUp * config.blockSize,
+        baseUs: atUs + intervalUs,
+        stepUs: intervalUs,
+        size: config.liveBlockSize,
+      });
+    }
     this.initialVersions = this.firstVersion(this.initialBlocks);
+  }
+
+  private segmentOfBlock(block: number): Segment {
+    for (let i = this.segments.length - 1; i > 0; i--) {
+      const g = this.segments[i] as Segment;
+      if (g.firstBlock <= block) return g;
+    }
+    return this.segments[0] as Segment;
   }
 
   /** Block of simulator step `step`. */
   blockOfStep(step: number): number {
-    const { transactionsCount, blockSize, liveBlockSize } = this.config;
-    if (step < transactionsCount) return Math.floor(step / blockSize);
-    return this.initialBlocks + Math.floor((step - transactionsCount) / liveBlockSize);
+    for (let i = this.segments.length - 1; i >= 0; i--) {
+      const g = this.segments[i] as Segment;
+      if (g.firstStep <= step) return g.firstBlock + Math.floor((step - g.firstStep) / g.size);
+    }
+    return 0;
   }
 
   /** First simulator step of a block. */
   firstStep(block: number): number {
-    const { transactionsCount, blockSize, liveBlockSize } = this.config;
-    if (block < this.initialBlocks) return block * blockSize;
-    return transactionsCount + (block - this.initialBlocks) * liveBlockSize;
+    const g = this.segmentOfBlock(block);
+    return g.firstStep + (block - g.firstBlock) * g.size;
+  }
+
+  /** The last block whose timestamp is at or before `us` (at least the initial chain's last). */
+  lastBlockAt(us: number): number {
+    let block = this.initialBlocks - 1;
+    this.segments.forEach((g, i) => {
+      if (g.baseUs > us) return;
+      const end = this.segments[i + 1]?.firstBlock ?? Number.POSITIVE_INFINITY;
+      block = Math.max(block, Math.min(end - 1, g.firstBlock + Math.floor((us - g.baseUs) / g.stepUs)));
+    });
+    return block;
   }
 
   hasValidatorTransaction(block: number): boolean {
@@ -105,8 +187,8 @@ export class Timeline {
   }
 
   blockTimestampUs(block: number): number {
-    if (block < this.initialBlocks) return this.startUs + block * this.stepUs;
-    return this.config.endTimeUs + (block - this.initialBlocks + 1) * this.config.blockIntervalMs * 1000;
+    const g = this.segmentOfBlock(block);
+    return g.baseUs + (block - g.firstBlock) * g.stepUs;
   }
 
   /** Timestamp of simulator step `step` (its block's). */

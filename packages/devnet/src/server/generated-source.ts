@@ -6,6 +6,8 @@ import type { BlockInfo, ChainSource, LedgerState } from './source';
 export interface LiveOptions {
   /** ms between new blocks; 0 disables live growth. */
   blockIntervalMs: number;
+  /** Publish at once every block with a timestamp at or before this (µs); default: the initial chain. */
+  publishUntilUs?: number;
 }
 
 /**
@@ -22,7 +24,9 @@ export class GeneratedSource implements ChainSource {
     readonly chain: DevnetChain,
     live: LiveOptions,
   ) {
-    this.ledgerBlock = chain.world.timeline.initialBlocks - 1;
+    const t = chain.world.timeline;
+    this.ledgerBlock =
+      live.publishUntilUs === undefined ? t.initialBlocks - 1 : t.lastBlockAt(live.publishUntilUs);
     this.timer =
       live.blockIntervalMs > 0
         ? setInterval(() => {
