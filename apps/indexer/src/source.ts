@@ -23,7 +23,8 @@ export interface ChainTip {
 export interface ChainSource {
   /**
    * Versions may legitimately skip (a recorded chain of chosen transactions). Every other source
-   * must answer contiguous versions: the follow loop refuses a page that skips one.
+   * must answer contiguous versions: the follow loop refuses a page that skips one. Read after the
+   * first `tip()`, which may learn it (fullnodeSource: the ledger info's `"sparse": true`).
    */
   readonly sparse?: boolean;
   /**
@@ -69,12 +70,16 @@ export function fullnodeSource(fullnodeUrl: string, options: FullnodeSourceOptio
   const concurrency = options.concurrency ?? 4;
   let knownLedger = -1;
   let oldest = 0;
+  let sparse = options.sparse === true;
 
   const tip = async (): Promise<ChainTip> => {
     const info = await aptos.getLedgerInfo().catch(refused);
     checkChainId(info.chain_id, options.chainId, `the fullnode ${fullnodeUrl}`);
     knownLedger = Number(info.ledger_version);
     oldest = Number(info.oldest_ledger_version);
+    // A node serving a recorded chain (`mdq devnet --transactions`) says its versions skip; the
+    // follow loop reads `sparse` after the first tip, so the holes are followed, not a gap.
+    if ((info as { sparse?: unknown }).sparse === true) sparse = true;
     return {
       ledgerVersion: knownLedger,
       oldestVersion: oldest,
@@ -100,7 +105,9 @@ export function fullnodeSource(fullnodeUrl: string, options: FullnodeSourceOptio
   };
 
   return {
-    ...(options.sparse ? { sparse: true } : {}),
+    get sparse() {
+      return sparse;
+    },
     tip,
     async fetch(start, limit) {
       if (start > knownLedger) {

@@ -9,7 +9,18 @@ import { index, servers, viaGrpc } from './support/index-both-ways';
  * the gRPC server breaks its streams at random points and refuses calls for a while.
  */
 describe('devnet chain: REST and gRPC give identical databases', () => {
-  const chain = { seed: 21, preset: 'tiny' as const, blockIntervalMs: 0, port: 0, grpcPort: 0 };
+  // The protobuf stubs of @aptos-labs/aptos-protos 1.1.2 know transaction types 1-4 only: blocks
+  // end with the older state checkpoint and carry no validator transaction (types 21 and 20) until
+  // the stream is generated from current protos (#33).
+  const chain = {
+    seed: 21,
+    preset: 'tiny' as const,
+    blockIntervalMs: 0,
+    port: 0,
+    grpcPort: 0,
+    blockEnding: 'state_checkpoint' as const,
+    validatorEvery: 0,
+  };
   let rest: Awaited<ReturnType<typeof index>>;
   let clean: Awaited<ReturnType<typeof startDevnetServer>>;
 

@@ -1,7 +1,13 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { streamTransactions } from './chain/stream';
-import { DEFAULT_END_TIME_MS, PRESET_TRANSACTIONS, type Preset } from './config';
+import {
+  BLOCK_ENDINGS,
+  type BlockEnding,
+  DEFAULT_END_TIME_MS,
+  PRESET_TRANSACTIONS,
+  type Preset,
+} from './config';
 import type { GrpcFaults } from './grpc/grpc-server';
 import { DEFAULT_DEVNET_PORT, type DevnetServerOptions, startDevnetServer } from './server/start-server';
 
@@ -13,17 +19,22 @@ Chain (generated mode)
   --seed N                  PRNG seed; same seed + options => same chain byte for byte (default 1)
   --preset NAME             tiny (${PRESET_TRANSACTIONS.tiny}) | small (${PRESET_TRANSACTIONS.small}) | medium (${PRESET_TRANSACTIONS.medium}) | large (${PRESET_TRANSACTIONS.large}) transactions (default small)
   --scale NAME              alias of --preset
-  --transactions-count N    exact number of initial transactions (overrides --preset)
+  --transactions-count N    exact number of initial user transactions (overrides --preset)
   --days D                  days the initial chain spans (default 45)
   --end-time T              timestamp of the last initial transaction: ISO date, ms since epoch,
                             or "now" (wall clock, so 24h windows are live) (default ${new Date(DEFAULT_END_TIME_MS).toISOString()})
-  --block-size N            transactions per block in the initial chain (default 4)
+  --block-size N            user transactions per block in the initial chain (default 4); every block
+                            also has a block_metadata_transaction first and a block-ending one last
+  --block-ending KIND       epilogue (block_epilogue_transaction, AIP-88, as mainnet today) |
+                            state-checkpoint (the older state_checkpoint_transaction) (default epilogue)
+  --validator-every N       every N-th block carries a validator_transaction (JWK update); 0 = none
+                            (default 100)
   --block-interval-ms N     live growth: a new block every N ms; 0 disables (default 1000)
-  --live-block-size K       live growth: transactions per new block (default 10)
+  --live-block-size K       live growth: user transactions per new block (default 10)
   --oldest-version V        versions below V answer 410 (simulated pruning) (default 0)
   --marketplace-address A   marketplace module address (default 0x6d71)
   --lootbox-address A       lootbox module address (default 0x6d72)
-  --checkpoint-every N      versions between simulator checkpoints (default max(10000, count/8))
+  --checkpoint-every N      user transactions between simulator checkpoints (default max(10000, count/8))
   --noise-share S           share (0..0.95) of versions that are APT transfers touching no NFT, as
                             on mainnet (default 0)
 
@@ -75,6 +86,14 @@ function faults(rate: string | undefined, seed: number): GrpcFaults | undefined 
   return { seed, breakRate };
 }
 
+function ending(value: string | undefined): BlockEnding | undefined {
+  if (value === undefined) return undefined;
+  const found = BLOCK_ENDINGS.find((e) => e.replace('_', '-') === value);
+  if (found === undefined)
+    throw new Error(`--block-ending: expected epilogue | state-checkpoint, got ${value}`);
+  return found;
+}
+
 function share(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -101,6 +120,8 @@ function devnetProgram(): Command {
     '--days <d>',
     '--end-time <t>',
     '--block-size <n>',
+    '--block-ending <kind>',
+    '--validator-every <n>',
     '--block-interval-ms <n>',
     '--live-block-size <k>',
     '--oldest-version <v>',
@@ -128,6 +149,8 @@ interface DevnetFlags {
   days?: string;
   endTime?: string;
   blockSize?: string;
+  blockEnding?: string;
+  validatorEvery?: string;
   blockIntervalMs?: string;
   liveBlockSize?: string;
   oldestVersion?: string;
@@ -165,6 +188,8 @@ export async function runDevnetCli(argv: string[]): Promise<{ close(): Promise<v
     days: int('days', values.days),
     endTime: parseEndTime(values.endTime),
     blockSize: int('block-size', values.blockSize),
+    blockEnding: ending(values.blockEnding),
+    validatorEvery: int('validator-every', values.validatorEvery),
     blockIntervalMs: int('block-interval-ms', values.blockIntervalMs),
     liveBlockSize: int('live-block-size', values.liveBlockSize),
     oldestVersion: int('oldest-version', values.oldestVersion),

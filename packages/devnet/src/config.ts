@@ -2,6 +2,13 @@ import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS, normalizeAddress 
 
 export type Preset = 'tiny' | 'small' | 'medium' | 'large';
 
+/**
+ * The transaction that ends every block: `epilogue` = `block_epilogue_transaction` (AIP-88, mainnet
+ * today); `state_checkpoint` = the older `state_checkpoint_transaction` it replaced.
+ */
+export type BlockEnding = 'epilogue' | 'state_checkpoint';
+export const BLOCK_ENDINGS: readonly BlockEnding[] = ['epilogue', 'state_checkpoint'];
+
 /** Transactions in the initial chain per preset; `large` is the benchmark scale. */
 export const PRESET_TRANSACTIONS: Readonly<Record<Preset, number>> = {
   tiny: 600,
@@ -18,7 +25,10 @@ export interface ChainOptions {
   seed?: number;
   /** Size preset; ignored when `transactionsCount` is set. Default `small`. */
   preset?: Preset;
-  /** Exact number of transactions in the initial chain (versions 0 .. count-1). */
+  /**
+   * Exact number of user transactions in the initial chain; the chain's versions also hold each
+   * block's system transactions (see Timeline).
+   */
   transactionsCount?: number;
   /** Days the initial chain spans, ending at `endTime`. Default 45 (so 30-day windows are full). */
   days?: number;
@@ -40,6 +50,26 @@ export interface ChainOptions {
    * Default 0: the NFT-only chain.
    */
   noiseShare?: number;
+  /** The transaction ending each block. Default `epilogue`. */
+  blockEnding?: BlockEnding;
+  /**
+   * Every this many blocks one carries a `validator_transaction` (a JWK update) after its metadata,
+   * as mainnet does now and then; 0 = none. Default 100.
+   */
+  validatorEvery?: number;
+  /**
+   * Restarts of a chain that follows the wall clock (the embedded devnet of `mdq start`), in
+   * order: after block `afterBlock` (the last block anyone has read) the chain resumes at `atMs`.
+   * The time in between is filled with blocks at the initial chain's cadence and size, then live
+   * blocks follow every `blockIntervalMs` from `atMs`. The chain stays a pure function of the
+   * options, these included. Default none.
+   */
+  resumes?: readonly ChainResume[];
+}
+
+export interface ChainResume {
+  afterBlock: number;
+  atMs: number;
 }
 
 export interface ChainConfig {
@@ -57,6 +87,9 @@ export interface ChainConfig {
   lootboxAddress: string;
   chainId: number;
   noiseShare: number;
+  blockEnding: BlockEnding;
+  validatorEvery: number;
+  resumes: readonly ChainResume[];
   accounts: number;
   collections: number;
   lootboxes: number;
@@ -69,6 +102,17 @@ function clamp(x: number, lo: number, hi: number): number {
 function share(name: string, value: number): number {
   if (!Number.isFinite(value) || value < 0 || value > 0.95)
     throw new Error(`${name} must be between 0 and 0.95`);
+  return value;
+}
+
+function blockEnding(value: string): BlockEnding {
+  const found = BLOCK_ENDINGS.find((e) => e === value);
+  if (found === undefined) throw new Error(`blockEnding must be one of ${BLOCK_ENDINGS.join(', ')}`);
+  return found;
+}
+
+function nonNegativeInt(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
   return value;
 }
 
@@ -100,6 +144,12 @@ export function resolveConfig(options: ChainOptions = {}): ChainConfig {
     lootboxAddress: normalizeAddress(options.lootboxAddress ?? DEFAULT_LOOTBOX_ADDRESS),
     chainId: options.chainId ?? 4,
     noiseShare: share('noiseShare', options.noiseShare ?? 0),
+    blockEnding: blockEnding(options.blockEnding ?? 'epilogue'),
+    validatorEvery: nonNegativeInt('validatorEvery', options.validatorEvery ?? 100),
+    resumes: (options.resumes ?? []).map((r) => ({
+      afterBlock: nonNegativeInt('resumes[].afterBlock', r.afterBlock),
+      atMs: positiveInt('resumes[].atMs', r.atMs),
+    })),
     accounts: Math.round(clamp(count / 40, 40, 40_000)),
     collections,
     lootboxes: Math.round(clamp(collections / 5, 3, 30)),

@@ -2,8 +2,10 @@ export { DevnetChain, type DevnetChainOptions } from './chain/devnet-chain';
 export { type StepObserver, simulate, streamTransactions } from './chain/stream';
 export { DEVNET_HELP, runDevnetCli } from './cli';
 export {
+  type BlockEnding,
   type ChainConfig,
   type ChainOptions,
+  type ChainResume,
   DEFAULT_END_TIME_MS,
   PRESET_TRANSACTIONS,
   type Preset,
@@ -26,6 +28,7 @@ export type {
   RestTransaction,
   RestUserTransaction,
 } from './render/rest-types';
+export { resumeClock } from './resume-clock';
 export { MAX_PAGE } from './server/routes';
 export {
   DEFAULT_DEVNET_PORT,

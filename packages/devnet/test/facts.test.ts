@@ -21,7 +21,9 @@ function collectionIdOf(meta: Json): string {
 
 beforeAll(() => {
   facts = new DevnetChain(options).getFacts();
-  txs = [...streamTransactions(options)];
+  txs = [...streamTransactions(options)].filter(
+    (t): t is RestUserTransaction => t.type === 'user_transaction',
+  );
 });
 
 describe('facts', () => {

@@ -25,13 +25,26 @@ describe('live growth', () => {
     // The SDK's getLedgerInfo sees the same tip.
     // (Not through aptos.getLedgerInfo: the SDK memoizes it for 10 s per network name.)
     expect(later).toBeGreaterThan(first);
-    expect((later - 599) % 5).toBe(0);
-    const tip = await aptos.getTransactions({ options: { offset: 598, limit: 100 } });
-    expect(tip.length).toBeGreaterThanOrEqual(later - 598 + 1);
-    expect(tip.map((t) => Number((t as { version: string }).version))).toEqual(tip.map((_, i) => 598 + i));
+    const initialLast = server.facts()?.chain.lastVersion as number;
+    expect(first).toBeGreaterThanOrEqual(initialLast);
+    // A live block is 5 user transactions between its metadata and its epilogue (blocks 150..198
+    // carry no validator transaction), published whole.
+    if (later < initialLast + 7 * 49) expect((later - initialLast) % 7).toBe(0);
+    const tip = await aptos.getTransactions({ options: { offset: initialLast, limit: 100 } });
+    expect(tip.length).toBeGreaterThanOrEqual(Math.min(100, later - initialLast + 1));
+    expect(tip.map((t) => Number((t as { version: string }).version))).toEqual(
+      tip.map((_, i) => initialLast + i),
+    );
+    expect(tip.slice(0, 3).map((t) => t.type)).toEqual([
+      'block_epilogue_transaction',
+      'block_metadata_transaction',
+      'user_transaction',
+    ]);
     const times = tip.map((t) => Number((t as { timestamp: string }).timestamp));
-    expect(times[1]).toBe(Date.UTC(2026, 0, 1) * 1000);
-    expect(times[2]).toBe((times[1] as number) + 40_000);
+    expect(times[0]).toBe(Date.UTC(2026, 0, 1) * 1000);
+    expect(times[1]).toBe((times[0] as number) + 40_000);
+    expect(times[7]).toBe((times[0] as number) + 40_000);
+    expect(times[8]).toBe((times[0] as number) + 80_000);
   });
 
   it('ends at the wall clock with --end-time now', async () => {
@@ -44,7 +57,9 @@ describe('live growth', () => {
     const ledgerMs = Number(info.ledger_timestamp) / 1000;
     expect(ledgerMs).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - 1_000);
     expect(ledgerMs).toBeLessThanOrEqual(after);
+    const initialLast = server.ledgerVersion();
     server.advance(2);
-    expect(server.ledgerVersion()).toBe(619);
+    // Two blocks of 10 user transactions, each with its metadata and epilogue.
+    expect(server.ledgerVersion()).toBe(initialLast + 24);
   });
 });

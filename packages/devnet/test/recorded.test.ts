@@ -45,6 +45,12 @@ describe.skipIf(dir === null)('recorded mainnet mode (--transactions DIR)', () =
     expect((await aptos.getLedgerInfo()).ledger_version).toBe(String(seen.at(-1)));
   });
 
+  it('says it is sparse, in the ledger info and a header', async () => {
+    const res = await fetch(server.url);
+    expect(res.headers.get('x-mdq-sparse')).toBe('true');
+    expect(((await res.json()) as { sparse?: unknown }).sparse).toBe(true);
+  });
+
   it('answers a range starting in a gap with the next recorded transactions; by_version in a gap is 404', async () => {
     const [first] = await aptos.getTransactions({ options: { offset: 2382251000, limit: 1 } });
     expect((first as { version: string } | undefined)?.version).toBe('2382251863');

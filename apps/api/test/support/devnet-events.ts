@@ -36,8 +36,10 @@ export function plannedEvents(chain: DevnetChain, lastVersion: number) {
   let burns = 0;
   /** The last version whose plan emits any feed event: consumers are complete once they reach it. */
   let lastEventVersion = -1;
-  simulate(chain.world, lastVersion + 1, {
-    after(sim, plan, version) {
+  const { timeline } = chain.world;
+  simulate(chain.world, timeline.stepsThrough(lastVersion), {
+    after(sim, plan, step) {
+      const version = timeline.versionOfStep(step);
       if (!['create_collection', 'create_lootbox', 'update_lootbox'].includes(plan.kind))
         lastEventVersion = version;
       const add = (kind: string, price: number | null = null) =>

@@ -1,5 +1,6 @@
 import { startApi } from '@mdq/api';
 import { type Config, loadConfig } from '@mdq/config';
+import { highestCheckpointVersion } from '@mdq/db';
 import type { DevnetServer } from '@mdq/devnet';
 import { FatalSourceError, runIndexer, watchChainTip } from '@mdq/indexer';
 import { observeIndexerBatch } from '@mdq/telemetry';
@@ -53,7 +54,10 @@ async function startAll(
   let devnet: DevnetServer | null = null;
   let fullnodeUrl = config.fullnodeUrl;
   if (!fullnodeUrl) {
-    devnet = await startEmbeddedDevnet(config);
+    devnet = await startEmbeddedDevnet(config, {
+      nowMs: Date.now(),
+      lastIndexedVersion: await highestCheckpointVersion(database.db),
+    });
     closers.push(devnet.close);
     fullnodeUrl = devnet.url;
   }

@@ -34,3 +34,12 @@ export async function readCheckpoint(db: Db, name: string): Promise<number | nul
     .executeTakeFirst();
   return row?.last_version ?? null;
 }
+
+/** The highest version any checkpoint (tip follower or ranged run) has reached, or null before any. */
+export async function highestCheckpointVersion(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom('indexer_checkpoints')
+    .select((eb) => eb.fn.max('last_version').as('v'))
+    .executeTakeFirst();
+  return row?.v === null || row?.v === undefined ? null : Number(row.v);
+}

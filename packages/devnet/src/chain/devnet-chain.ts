@@ -1,8 +1,9 @@
 import { type ChainConfig, type ChainOptions, resolveConfig } from '../config';
 import { FactsRecorder } from '../facts/recorder';
 import type { DevnetFacts } from '../facts/types';
+import { BlockRenderer } from '../render/block';
 import { Renderer } from '../render/renderer';
-import type { RestUserTransaction } from '../render/rest-types';
+import type { RestTransaction } from '../render/rest-types';
 import { Simulator } from '../sim/simulator';
 import type { SimState } from '../sim/state';
 import { buildWorld, type World } from '../world/world';
@@ -26,6 +27,7 @@ export class DevnetChain {
   readonly world: World;
   readonly checkpointEvery: number;
   private readonly renderer: Renderer;
+  private readonly blocks: BlockRenderer;
   private readonly checkpoints = new Map<number, SimState>();
   private cursors: Simulator[] = [];
   private facts: DevnetFacts | null = null;
@@ -34,6 +36,7 @@ export class DevnetChain {
     this.config = resolveConfig(options);
     this.world = buildWorld(this.config);
     this.renderer = new Renderer(this.world);
+    this.blocks = new BlockRenderer(this.config, this.world.timeline);
     this.checkpointEvery = Math.max(
       1_000,
       options.checkpointEvery ?? Math.max(10_000, Math.ceil(this.config.transactionsCount / 8)),
@@ -52,7 +55,7 @@ export class DevnetChain {
     const end = this.config.transactionsCount;
     for (let v = 0; v < end; v++) {
       this.maybeCheckpoint(sim);
-      const ts = this.world.timeline.timestampUs(v);
+      const ts = this.world.timeline.stepTimestampUs(v);
       recorder.before(sim, v, ts);
       const plan = sim.step();
       recorder.after(sim, plan, v, ts);
@@ -66,21 +69,33 @@ export class DevnetChain {
     return this.prepare();
   }
 
-  /** Transactions [start, start + limit). Versions beyond the initial chain are the live continuation. */
-  range(start: number, limit: number): RestUserTransaction[] {
-    const sim = this.cursorAt(start);
-    const out: RestUserTransaction[] = [];
+  /**
+   * Transactions at versions [start, start + limit), blocks laid out as on mainnet (Timeline).
+   * Versions beyond the initial chain are the live continuation. Simulator checkpoints and cursors
+   * count steps (user transactions); system transactions need no simulator.
+   */
+  range(start: number, limit: number): RestTransaction[] {
+    const timeline = this.world.timeline;
+    let sim: Simulator | null = null;
+    const out: RestTransaction[] = [];
     for (let v = start; v < start + limit; v++) {
+      const slot = timeline.slot(v);
+      if (slot.kind !== 'user') {
+        out.push(this.blocks.render(slot, v));
+        continue;
+      }
+      // The user transactions of consecutive versions are consecutive steps.
+      sim ??= this.cursorAt(slot.step);
       this.maybeCheckpoint(sim);
       const plan = sim.step();
-      out.push(this.renderer.render(plan, v, sim.state));
+      out.push(this.renderer.render(plan, v, slot.step, sim.state));
     }
-    this.keepCursor(sim);
+    if (sim !== null) this.keepCursor(sim);
     return out;
   }
 
-  transaction(version: number): RestUserTransaction {
-    return this.range(version, 1)[0] as RestUserTransaction;
+  transaction(version: number): RestTransaction {
+    return this.range(version, 1)[0] as RestTransaction;
   }
 
   /** Number of stored checkpoints (for diagnostics and the benchmark). */

@@ -46,7 +46,7 @@ export class FactsRecorder implements StepObserver, RecordedTallies {
     this.lootboxes = world.lootboxes.map(() => ({ purchases: 0, revenue: [0, 0, 0, 0] }));
   }
 
-  before(sim: Simulator, _version: number, timestampUs: number): void {
+  before(sim: Simulator, _step: number, timestampUs: number): void {
     for (const w of FLOOR_WINDOWS) {
       if (this.floorsAt[w] === undefined && timestampUs >= this.world.config.endTimeUs - WINDOW_US[w]) {
         this.floorsAt[w] = floors(sim.state);
@@ -54,8 +54,10 @@ export class FactsRecorder implements StepObserver, RecordedTallies {
     }
   }
 
-  after(sim: Simulator, plan: Plan, version: number, timestampUs: number): void {
+  after(sim: Simulator, plan: Plan, step: number, timestampUs: number): void {
     const s = sim.state;
+    // Facts speak in chain versions: the step's place after its block's system transactions.
+    const version = this.world.timeline.versionOfStep(step);
     const log = (token: number, seller: number, buyer: number, price: number, wash: WashLabel | null) =>
       this.saleLog.push({
         version,

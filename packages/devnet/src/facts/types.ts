@@ -158,7 +158,12 @@ export interface DevnetFacts {
   chain: {
     seed: number;
     chainId: number;
+    /** Versions of the initial chain (lastVersion - firstVersion + 1): user and system transactions. */
     transactionsCount: number;
+    /** User transactions of the initial chain (the simulator's steps; ChainOptions.transactionsCount). */
+    userTransactions: number;
+    /** Blocks of the initial chain (heights 0 .. blocks-1). */
+    blocks: number;
     firstVersion: number;
     lastVersion: number;
     startTimestampUs: string;

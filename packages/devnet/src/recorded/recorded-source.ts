@@ -7,7 +7,9 @@ import type { RecordedTransaction } from './load-recorded';
  * Serves recorded transactions, whose versions are sparse. Gap rule: a range request returns the
  * next recorded transactions with version >= start (up to limit), so an indexer that continues
  * from "last version received + 1" walks every recorded transaction; a by_version lookup inside a
- * gap is a 404. The ledger version is the highest recorded version.
+ * gap is a 404. The ledger version is the highest recorded version. The ledger info says so
+ * (`"sparse": true`, header `x-mdq-sparse: true`), so an indexer follows the holes instead of
+ * stopping at the first one as a gap.
  */
 export class RecordedSource implements ChainSource {
   constructor(
@@ -31,6 +33,7 @@ export class RecordedSource implements ChainSource {
       epoch: last.epoch ?? 0,
       blockHeight: last.blockHeight ?? 0,
       oldestBlockHeight: 0,
+      sparse: true,
     };
   }
 

@@ -63,7 +63,8 @@ export class Renderer {
     this.publicKeys = world.accountHex.map((_, i) => hash32(this.seed, i, 0x706b));
   }
 
-  render(plan: Plan, version: number, state: SimState): RestUserTransaction {
+  /** `step` is the simulator step that made the plan, `version` its place on chain (Timeline). */
+  render(plan: Plan, version: number, step: number, state: SimState): RestUserTransaction {
     const e = this.entities;
     const b = new TxBuilder();
     const call = renderCall(b, e, state, plan);
@@ -80,7 +81,7 @@ export class Renderer {
       storage_fee_refund_octas: '0',
       total_charge_gas_units: String(total),
     });
-    const timestampUs = this.world.timeline.timestampUs(version);
+    const timestampUs = this.world.timeline.stepTimestampUs(step);
     const seed = this.seed;
     return {
       version: String(version),

@@ -66,8 +66,22 @@ export interface RestUserTransaction {
   timestamp: string;
 }
 
-/** Any transaction JSON the server can hand out (generated user txns, or recorded ones of any type). */
-export type RestTransaction = RestUserTransaction | { type: string; version: string; [key: string]: unknown };
+/**
+ * A generated system transaction (`block_metadata_transaction`, `validator_transaction`,
+ * `block_epilogue_transaction`, `state_checkpoint_transaction`); shapes in render/block.ts.
+ */
+export interface RestSystemTransaction {
+  type: string;
+  version: string;
+  timestamp: string;
+  [key: string]: unknown;
+}
+
+/** Any transaction JSON the server can hand out (generated ones, or recorded ones of any type). */
+export type RestTransaction =
+  | RestUserTransaction
+  | RestSystemTransaction
+  | { type: string; version: string; [key: string]: unknown };
 
 export interface RestLedgerInfo {
   chain_id: number;
@@ -79,4 +93,9 @@ export interface RestLedgerInfo {
   oldest_block_height: string;
   block_height: string;
   git_hash: string;
+  /**
+   * mdq's extension, present only when true: this node serves a recorded chain whose versions
+   * skip (a range request starting in a hole answers the next recorded versions).
+   */
+  sparse?: true;
 }

@@ -6,25 +6,31 @@ import type { BlockInfo, ChainSource, LedgerState } from './source';
 export interface LiveOptions {
   /** ms between new blocks; 0 disables live growth. */
   blockIntervalMs: number;
+  /** Publish at once every block with a timestamp at or before this (µs); default: the initial chain. */
+  publishUntilUs?: number;
 }
 
 /**
  * Serves the generated chain: the ledger starts at the end of the initial chain and grows by one
- * block of `liveBlockSize` transactions every `blockIntervalMs`.
+ * block (metadata, `liveBlockSize` user transactions, block end) every `blockIntervalMs`. The
+ * ledger always ends on a whole block, as a fullnode commits blocks whole.
  */
 export class GeneratedSource implements ChainSource {
-  private ledgerVersion: number;
+  /** Height of the last published block. */
+  private ledgerBlock: number;
   private readonly timer: NodeJS.Timeout | null;
 
   constructor(
     readonly chain: DevnetChain,
     live: LiveOptions,
   ) {
-    this.ledgerVersion = chain.config.transactionsCount - 1;
+    const t = chain.world.timeline;
+    this.ledgerBlock =
+      live.publishUntilUs === undefined ? t.initialBlocks - 1 : t.lastBlockAt(live.publishUntilUs);
     this.timer =
       live.blockIntervalMs > 0
         ? setInterval(() => {
-            this.ledgerVersion += chain.config.liveBlockSize;
+            this.ledgerBlock += 1;
           }, live.blockIntervalMs)
         : null;
     this.timer?.unref();
@@ -32,7 +38,11 @@ export class GeneratedSource implements ChainSource {
 
   /** Adds blocks immediately (tests use this instead of waiting for the timer). */
   advance(blocks = 1): void {
-    this.ledgerVersion += blocks * this.chain.config.liveBlockSize;
+    this.ledgerBlock += blocks;
+  }
+
+  private get ledgerVersion(): number {
+    return this.chain.world.timeline.blockRange(this.ledgerBlock)[1];
   }
 
   ledger(): LedgerState {
@@ -42,9 +52,9 @@ export class GeneratedSource implements ChainSource {
       chainId: c.chainId,
       ledgerVersion: this.ledgerVersion,
       oldestVersion: c.oldestVersion,
-      ledgerTimestampUs: String(t.timestampUs(this.ledgerVersion)),
-      epoch: t.epochOf(this.ledgerVersion),
-      blockHeight: t.blockOf(this.ledgerVersion),
+      ledgerTimestampUs: String(t.blockTimestampUs(this.ledgerBlock)),
+      epoch: t.epochOfBlock(this.ledgerBlock),
+      blockHeight: this.ledgerBlock,
       oldestBlockHeight: t.blockOf(c.oldestVersion),
     };
   }
@@ -64,16 +74,16 @@ export class GeneratedSource implements ChainSource {
   }
 
   blockByHeight(height: number): BlockInfo | null {
+    if (height > this.ledgerBlock) return null;
     const t = this.chain.world.timeline;
     const [first, last] = t.blockRange(height);
-    if (first > this.ledgerVersion) return null;
     return {
       height,
+      // The block's id, as its block_metadata_transaction carries it.
       hash: hash32(this.chain.config.seed, height, 0x626c6b),
       timestampUs: String(t.blockTimestampUs(height)),
       firstVersion: first,
-      // A live block is published whole, so the ledger never stops inside one.
-      lastVersion: Math.min(last, this.ledgerVersion),
+      lastVersion: last,
     };
   }
 

@@ -18,6 +18,7 @@ function ledgerInfo(l: LedgerState): RestLedgerInfo {
     oldest_block_height: String(l.oldestBlockHeight),
     block_height: String(l.blockHeight),
     git_hash: 'mdq-devnet',
+    ...(l.sparse === true ? { sparse: true as const } : {}),
   };
 }
 
@@ -31,6 +32,7 @@ function withLedgerHeaders(reply: FastifyReply, l: LedgerState): FastifyReply {
     'x-aptos-epoch': String(l.epoch),
     'x-aptos-block-height': String(l.blockHeight),
     'x-aptos-oldest-block-height': String(l.oldestBlockHeight),
+    ...(l.sparse === true ? { 'x-mdq-sparse': 'true' } : {}),
   });
 }
 

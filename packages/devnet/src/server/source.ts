@@ -8,6 +8,8 @@ export interface LedgerState {
   epoch: number;
   blockHeight: number;
   oldestBlockHeight: number;
+  /** Versions skip on purpose (recorded mode): said in the ledger info and the `x-mdq-sparse` header. */
+  sparse?: boolean;
 }
 
 export interface BlockInfo {

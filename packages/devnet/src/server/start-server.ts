@@ -21,6 +21,12 @@ export interface DevnetServerOptions extends Omit<ChainOptions, 'endTimeMs'> {
   endTime?: number | 'now';
   /** ms between live blocks; 0 disables live growth. Default 1000. */
   blockIntervalMs?: number;
+  /**
+   * The clock at start (ms): every block with a timestamp at or before it is published at once,
+   * e.g. the live and catch-up blocks of a restarted embedded chain (see `resumes`). Default: the
+   * ledger starts at the end of the initial chain.
+   */
+  nowMs?: number;
   /** Versions between simulator checkpoints (generated mode). */
   checkpointEvery?: number;
   preset?: Preset;
@@ -64,6 +70,7 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
     chain.prepare();
     source = new GeneratedSource(chain, {
       blockIntervalMs: options.blockIntervalMs ?? chain.config.blockIntervalMs,
+      ...(options.nowMs !== undefined ? { publishUntilUs: options.nowMs * 1000 } : {}),
     });
   }
   const app = Fastify({ logger: false });

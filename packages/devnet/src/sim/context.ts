@@ -40,7 +40,7 @@ export class SimContext {
   /** Called before each step. */
   enter(version: number): void {
     this.version = version;
-    this.nowUs = this.world.timeline.timestampUs(version);
+    this.nowUs = this.world.timeline.stepTimestampUs(version);
     this.nowSecs = Math.floor(this.nowUs / 1e6);
     const bucket = Math.floor(version / this.bucketSize);
     if (bucket !== this.weightBucket) this.computeWeights(bucket);
@@ -49,14 +49,14 @@ export class SimContext {
   private computeWeights(bucket: number): void {
     this.weightBucket = bucket;
     const bucketVersion = bucket * this.bucketSize;
-    const t = this.world.timeline.timestampUs(bucketVersion);
+    const t = this.world.timeline.stepTimestampUs(bucketVersion);
     let activity = 0;
     let minting = 0;
     for (const c of this.world.collections) {
       if (c.createVersion < bucketVersion) {
         const z = (t - c.hypeCenterUs) / c.hypeWidthUs;
         activity += c.popularity * (0.25 + 2.5 * Math.exp(-z * z));
-        const age = (t - this.world.timeline.timestampUs(c.createVersion)) / (4 * DAY_US);
+        const age = (t - this.world.timeline.stepTimestampUs(c.createVersion)) / (4 * DAY_US);
         minting += c.lootbox >= 0 ? 0 : c.popularity * (0.2 + 3 * Math.exp(-age));
       }
       this.activity[c.index] = activity;

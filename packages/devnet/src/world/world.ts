@@ -108,7 +108,7 @@ export function buildWorld(config: ChainConfig): World {
 
   const baseCollection = (index: number, name: string, createVersion: number): CollectionSpec => {
     const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-    const createUs = timeline.timestampUs(createVersion);
+    const createUs = timeline.stepTimestampUs(createVersion);
     return {
       index,
       name,
@@ -167,7 +167,7 @@ export function buildWorld(config: ChainConfig): World {
       kind === 3 ? Math.floor(n * (0.97 + rng.float() * 0.025)) : Math.floor(n * (0.02 + rng.float() * 0.8));
     const index = regular + l;
     const version = reserveVersion(schedule, wanted, n - 1, { kind: 'lootbox', index: l });
-    const createSecs = Math.floor(timeline.timestampUs(version) / 1e6);
+    const createSecs = Math.floor(timeline.stepTimestampUs(version) / 1e6);
     const endSecs = Math.floor(config.endTimeUs / 1e6);
     const noun = LOOTBOX_NOUNS[rng.int(LOOTBOX_NOUNS.length)] as string;
     const spec = baseCollection(
