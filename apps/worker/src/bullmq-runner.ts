@@ -21,7 +21,13 @@ import {
   processAggregate,
 } from './queues/aggregates';
 import { runCollectionChanged } from './queues/collection-changed';
-import { enqueueUriResolve, processUriCache, type UriCachePayload, uriCacheQueue } from './queues/uri-cache';
+import {
+  enqueueMetadataCrawl,
+  enqueueUriResolve,
+  processUriCache,
+  type UriCachePayload,
+  uriCacheQueue,
+} from './queues/uri-cache';
 import { SCHEDULES, type ScheduleDefinition } from './schedules';
 import type { ResolvedWorkerOptions } from './worker-options';
 
@@ -46,7 +52,7 @@ async function upsertSchedules(
 }
 
 export async function startBullmqWorker(
-  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve'>,
+  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve' | 'requestMetadataCrawl'>,
   redisUrl: string,
   options: ResolvedWorkerOptions,
 ): Promise<RunningWorker> {
@@ -69,6 +75,7 @@ export async function startBullmqWorker(
     ...base,
     requestRankingsRefresh: () => enqueueRankingsRefresh(aggregates, options.rankingsRefreshBucketMs),
     requestUriResolve: (id) => enqueueUriResolve(uris, id),
+    requestMetadataCrawl: (id) => enqueueMetadataCrawl(uris, id),
   };
   if (options.schedules) await upsertSchedules(aggregates);
   const backlog = redisChangeBacklog(connection, prefix);

@@ -38,7 +38,7 @@ export interface InProcessWorker {
  * runs once more after it, `delayMs` later — the same rules as the BullMQ producer's deduplication.
  */
 export function startInProcessWorker(
-  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve'>,
+  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve' | 'requestMetadataCrawl'>,
   options: ResolvedWorkerOptions,
 ): InProcessWorker {
   const entries = new Map<string, Entry>();
@@ -104,6 +104,11 @@ export function startInProcessWorker(
     },
     async requestUriResolve(collectionId) {
       enqueue(`uri:${collectionId}`, QUEUE_NAMES.uriCache, () => processUriCache(ctx, { collectionId }));
+    },
+    async requestMetadataCrawl(collectionId) {
+      enqueue(`metadata:${collectionId}`, QUEUE_NAMES.uriCache, () =>
+        processUriCache(ctx, { collectionId, task: 'metadata' }),
+      );
     },
   };
 

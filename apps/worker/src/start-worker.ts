@@ -26,6 +26,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     db: options.db,
     logger: resolved.logger,
     uri: resolved.uri,
+    metadata: resolved.metadata,
     uriSweepBatch: resolved.uriSweepBatch,
     media: options.media,
   };

@@ -3,6 +3,7 @@ import type { Db } from '@mdq/db';
 import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, DEFAULT_PREFIX } from '@mdq/jobs';
 import { defaultWorkerLogger, type WorkerLogger } from './logger';
 import type { MediaRenderer } from './media/media-renderer';
+import { type MetadataCrawlOptions, metadataGate } from './metadata/crawl-collection';
 import type { UriCacheOptions } from './uri/resolve-collection-uri';
 import type { StartWebhookDeliveryOptions } from './webhooks/webhook-delivery';
 
@@ -15,6 +16,8 @@ export interface StartWorkerOptions {
   logger?: WorkerLogger;
   /** URI resolution: gateways (default: config defaults), TTLs, limits. */
   uri?: Partial<UriCacheOptions>;
+  /** The metadata crawler: limits, refresh age, per-host politeness (gateways come from `uri`). */
+  metadata?: Omit<MetadataCrawlOptions, keyof UriCacheOptions | 'gate'>;
   /** Upsert job schedulers / start the in-process clocks (default true). */
   schedules?: boolean;
   concurrency?: Partial<ResolvedWorkerOptions['concurrency']>;
@@ -64,11 +67,17 @@ export interface ResolvedWorkerOptions {
   uriSweepBatch: number;
   shutdownGraceMs: number;
   uri: UriCacheOptions;
+  metadata: MetadataCrawlOptions;
   logger: WorkerLogger;
 }
 
 export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorkerOptions {
   const collectionChangedDelayMs = options.collectionChangedDelayMs ?? DEFAULT_COLLECTION_CHANGED_WINDOW_MS;
+  const uri: UriCacheOptions = {
+    ipfsGateways: [...DEFAULTS.ipfsGateways],
+    arweaveGateway: DEFAULTS.arweaveGateway,
+    ...options.uri,
+  };
   return {
     prefix: options.prefix ?? DEFAULT_PREFIX,
     schedules: options.schedules ?? true,
@@ -81,11 +90,8 @@ export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorke
     clock: options.clock ?? (() => new Date()),
     uriSweepBatch: options.uriSweepBatch ?? 200,
     shutdownGraceMs: options.shutdownGraceMs ?? 30_000,
-    uri: {
-      ipfsGateways: [...DEFAULTS.ipfsGateways],
-      arweaveGateway: DEFAULTS.arweaveGateway,
-      ...options.uri,
-    },
+    uri,
+    metadata: { ...uri, ...options.metadata, gate: metadataGate({ ...uri, ...options.metadata }) },
     logger: options.logger ?? defaultWorkerLogger(),
   };
 }

@@ -44,6 +44,7 @@ import type {
   IndexerCheckpointsTable,
   MediaRendersTable,
 } from './ops';
+import type { MetadataDocumentsTable } from './metadata';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks';
 
 /** The whole database as Kysely sees it; table names match the migrations. */
@@ -77,6 +78,7 @@ export interface Database {
   collection_rarity_marks: CollectionRarityMarksTable;
   user_inventory_snapshots: UserInventorySnapshotsTable;
   collection_uri_cache: CollectionUriCacheTable;
+  metadata_documents: MetadataDocumentsTable;
   api_keys: ApiKeysTable;
   export_usage: ExportUsageTable;
   media_renders: MediaRendersTable;
@@ -93,5 +95,6 @@ export type * from './columns';
 export type * from './derived';
 export type * from './lootbox';
 export type * from './market';
+export type * from './metadata';
 export type * from './ops';
 export type * from './webhooks';
