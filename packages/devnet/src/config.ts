@@ -10,6 +10,9 @@ export const PRESET_TRANSACTIONS: Readonly<Record<Preset, number>> = {
   large: 1_000_000,
 };
 
+/** Where a chain built without a server says its documents are: the default `mdq devnet` address. */
+export const DEFAULT_METADATA_ORIGIN = 'http://127.0.0.1:8090';
+
 /** 2026-01-01T00:00:00Z: the fixed default "now", so the default chain is byte-for-byte stable. */
 export const DEFAULT_END_TIME_MS = Date.UTC(2026, 0, 1);
 
@@ -40,6 +43,12 @@ export interface ChainOptions {
    * Default 0: the NFT-only chain.
    */
   noiseShare?: number;
+  /**
+   * The origin (`http://host:port`) every collection and token URI names: the devnet server serves
+   * the documents and images there (`/metadata/...`). The server sets it to its own address.
+   * Default DEFAULT_METADATA_ORIGIN.
+   */
+  metadataOrigin?: string;
 }
 
 export interface ChainConfig {
@@ -57,6 +66,7 @@ export interface ChainConfig {
   lootboxAddress: string;
   chainId: number;
   noiseShare: number;
+  metadataOrigin: string;
   accounts: number;
   collections: number;
   lootboxes: number;
@@ -100,6 +110,7 @@ export function resolveConfig(options: ChainOptions = {}): ChainConfig {
     lootboxAddress: normalizeAddress(options.lootboxAddress ?? DEFAULT_LOOTBOX_ADDRESS),
     chainId: options.chainId ?? 4,
     noiseShare: share('noiseShare', options.noiseShare ?? 0),
+    metadataOrigin: new URL(options.metadataOrigin ?? DEFAULT_METADATA_ORIGIN).origin,
     accounts: Math.round(clamp(count / 40, 40, 40_000)),
     collections,
     lootboxes: Math.round(clamp(collections / 5, 3, 30)),
