@@ -33,6 +33,7 @@ import type { ResolvedWorkerOptions } from './worker-options';
 
 export interface RunningWorker {
   notifier: ChangeNotifier;
+  requestMetadataCrawl(collectionId: string): Promise<void>;
   changeLag(): Promise<ChangeLag>;
   close(): Promise<void>;
 }
@@ -138,6 +139,7 @@ export async function startBullmqWorker(
 
   return {
     notifier,
+    requestMetadataCrawl: ctx.requestMetadataCrawl,
     changeLag: () => readChangeLag(backlog),
     async close() {
       stopLagLog();

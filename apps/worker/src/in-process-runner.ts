@@ -25,6 +25,7 @@ interface Entry {
 
 export interface InProcessWorker {
   notifier: ChangeNotifier;
+  requestMetadataCrawl(collectionId: string): Promise<void>;
   changeLag(): Promise<ChangeLag>;
   close(): Promise<void>;
   /** Resolves when everything queued so far (not future timers) has run; for tests. */
@@ -152,6 +153,7 @@ export function startInProcessWorker(
 
   return {
     notifier,
+    requestMetadataCrawl: ctx.requestMetadataCrawl,
     changeLag: () => readChangeLag(backlog),
     async idle() {
       await chain;

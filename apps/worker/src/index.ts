@@ -21,7 +21,7 @@ export {
 export { crawlCollectionMetadata, METADATA_DEFAULTS, type MetadataCrawlOptions } from './metadata/crawl-collection';
 export { type AggregatePayload, processAggregate } from './queues/aggregates';
 export { processCollectionChanged } from './queues/collection-changed';
-export { type UriCachePayload, uriCacheJobId } from './queues/uri-cache';
+export { metadataCrawlProducer, type UriCachePayload, uriCacheJobId } from './queues/uri-cache';
 export { COLLECTION_RANKINGS, FEED_RANKING_TOP, floorChange } from './rankings/definitions';
 export { percentileRanks } from './rankings/percentile';
 export { scoreCandidates } from './rankings/score';

@@ -7,6 +7,7 @@ import type { RouteDeps } from './deps';
 import { exportRoutes } from './export';
 import { lootboxRoutes } from './lootbox';
 import { marketRoutes } from './market';
+import { metadataRoutes } from './metadata';
 import { rankingRoutes } from './rankings';
 import { tokenRoutes } from './tokens';
 import { userRoutes } from './user';
@@ -27,6 +28,7 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await lootboxRoutes(app, deps);
   await rankingRoutes(app, deps);
   await utilityRoutes(app, deps);
+  await metadataRoutes(app, deps);
   await exportRoutes(app, deps);
   await analyticsRoutes(app, deps);
   await webhookRoutes(app, deps);

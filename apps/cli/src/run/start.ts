@@ -103,6 +103,7 @@ async function startAll(
     database.url,
     {
       resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, fetching),
+      requestMetadataCrawl: worker.requestMetadataCrawl,
       redisUrl,
       media,
     },

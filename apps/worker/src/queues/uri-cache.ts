@@ -1,6 +1,6 @@
 import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
 import { type JobsOptions, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { WorkerContext } from '../context';
 import { crawlCollectionMetadata } from '../metadata/crawl-collection';
 import { resolveCollectionUri } from '../uri/resolve-collection-uri';
@@ -60,4 +60,27 @@ export function uriCacheQueue(connection: Redis, prefix: string): Queue<UriCache
     prefix,
     defaultJobOptions: URI_JOB_OPTIONS,
   });
+}
+
+/**
+ * For a process that only asks for crawls (`mdq api` run alone, the refresh-metadata route): adds
+ * them to the worker's queue. Its connection fails fast while Redis is down (the route then answers
+ * that the sweep will pick the request up) instead of holding the request.
+ */
+export function metadataCrawlProducer(
+  redisUrl: string,
+  prefix: string,
+): { request(collectionId: string): Promise<void>; close(): Promise<void> } {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  connection.on('error', () => {
+    // Each failed add reports itself to its caller; the connection retries on its own.
+  });
+  const queue = uriCacheQueue(connection, prefix);
+  return {
+    request: (collectionId) => enqueueMetadataCrawl(queue, collectionId),
+    async close() {
+      await queue.close();
+      connection.disconnect();
+    },
+  };
 }

@@ -17,3 +17,4 @@ export * from './tokens';
 export * from './traits';
 export * from './user';
 export * from './utility';
+export * from './metadata-refresh';

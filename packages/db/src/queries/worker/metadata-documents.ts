@@ -182,21 +182,3 @@ async function replaceDocumentTraits(
     ON CONFLICT (token_data_id, trait_type) DO NOTHING`.execute(db);
   return Number(deleted.numAffectedRows ?? 0) + Number(inserted.numAffectedRows ?? 0) > 0;
 }
-
-/**
- * A refresh request: the documents of one token, or of a collection and all its tokens, become due
- * now (ones never fetched are due already). Returns how many stored documents were marked.
- */
-export async function requestMetadataRefresh(
-  db: Db,
-  target: { tokenId: string } | { collectionId: string },
-  now: Date,
-): Promise<number> {
-  const result =
-    'tokenId' in target
-      ? await sql`UPDATE metadata_documents SET refresh_at = ${now}
-                   WHERE kind = 'token' AND subject_id = ${target.tokenId} AND refresh_at > ${now}`.execute(db)
-      : await sql`UPDATE metadata_documents SET refresh_at = ${now}
-                   WHERE collection_id = ${target.collectionId} AND refresh_at > ${now}`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
-}
