@@ -41,6 +41,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await sql`CREATE INDEX IF NOT EXISTS metadata_documents_refresh ON metadata_documents (refresh_at)`.execute(db);
+  // Token answers read it: a crawl must move the API's read version like any other write
+  // (migration 2026-11-23T1000), or a cached answer would keep saying "pending".
+  await sql`CREATE OR REPLACE TRIGGER metadata_documents_read_version
+              AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON metadata_documents
+              FOR EACH STATEMENT EXECUTE FUNCTION bump_read_version()`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
