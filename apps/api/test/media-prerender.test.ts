@@ -70,7 +70,9 @@ describe('media-prerender', () => {
     indexed = await createIndexedDatabase({ seed: 5, preset: 'tiny', endTimeMs: now.getTime() });
     // The devnet names its URIs under its own origin; served here from this test's origin instead.
     const devnetOrigin = indexed.devnet.origin;
-    await sql`UPDATE collections SET uri = replace(uri, ${devnetOrigin}, ${base}) || '.json'`.execute(indexed.db);
+    await sql`UPDATE collections SET uri = replace(uri, ${devnetOrigin}, ${base}) || '.json'`.execute(
+      indexed.db,
+    );
     await sql`UPDATE tokens SET token_uri = replace(token_uri, ${devnetOrigin}, ${base})`.execute(indexed.db);
     await computeCollectionRanking(indexed.db, 'trending', now);
     await computeCollectionRanking(indexed.db, 'top', now);

@@ -21,7 +21,12 @@ describe('token metadata in the API', () => {
   let key: string;
 
   const inject = (method: 'GET' | 'POST', path: string, payload?: unknown, apiKey = key) =>
-    app.inject({ method, url: `/local/api${path}`, headers: { 'x-api-key': apiKey }, ...(payload ? { payload } : {}) });
+    app.inject({
+      method,
+      url: `/local/api${path}`,
+      headers: { 'x-api-key': apiKey },
+      ...(payload ? { payload } : {}),
+    });
   const q = encodeURIComponent;
   const collectionOf = (source: string) => {
     const c = facts.collections.find((x) => x.traitSource === source);
@@ -58,10 +63,18 @@ describe('token metadata in the API', () => {
       redisUrl: null,
       schedules: false,
       logger: createLogger({ level: 'silent' }),
-      uri: { ipfsGateways: [], arweaveGateway: 'https://arweave.invalid/', trustedOrigins: [indexed.devnet.origin] },
+      uri: {
+        ipfsGateways: [],
+        arweaveGateway: 'https://arweave.invalid/',
+        trustedOrigins: [indexed.devnet.origin],
+      },
       metadata: { timeoutMs: 1_500, retryDelayMs: 50, hostIntervalMs: 1 },
     });
-    app = await buildApp({ db: indexed.db, network: 'local', requestMetadataCrawl: worker.requestMetadataCrawl });
+    app = await buildApp({
+      db: indexed.db,
+      network: 'local',
+      requestMetadataCrawl: worker.requestMetadataCrawl,
+    });
     key = (await createApiKey(indexed.db, { name: 'metadata' })).key;
     for (const c of facts.collections) await worker.requestMetadataCrawl(c.collectionId);
     await eventually(async () => {
@@ -82,9 +95,18 @@ describe('token metadata in the API', () => {
 
   it("token answers carry the document's image and state; a failed document says why", async () => {
     const c = collectionOf('document');
-    const res = await inject('GET', `/tokens-by-collection?creator=${c.creator}&collection=${q(c.name)}&limit=50`);
+    const res = await inject(
+      'GET',
+      `/tokens-by-collection?creator=${c.creator}&collection=${q(c.name)}&limit=50`,
+    );
     expect(res.statusCode, res.body).toBe(200);
-    type Row = { tokenName: string; tokenUri: string; image: string | null; animationUrl: string | null; metadata: { status: string; error: string | null; valid: boolean | null } };
+    type Row = {
+      tokenName: string;
+      tokenUri: string;
+      image: string | null;
+      animationUrl: string | null;
+      metadata: { status: string; error: string | null; valid: boolean | null };
+    };
     const rows = new Map((res.json().data as Row[]).map((r) => [r.tokenName, r]));
     const tokens = facts.tokens[c.collectionId] ?? [];
     expect(tokens.some((t) => t.metadataFault !== null)).toBe(true);
@@ -113,7 +135,10 @@ describe('token metadata in the API', () => {
     ) as TokenFacts;
     expect(await traitsOf(t, c.creator, c.name)).toEqual(
       Object.fromEntries(
-        Object.entries(t.expectedTraits).map(([k, v]) => [k, `${v} [${k in t.traits ? 'chain' : 'document'}]`]),
+        Object.entries(t.expectedTraits).map(([k, v]) => [
+          k,
+          `${v} [${k in t.traits ? 'chain' : 'document'}]`,
+        ]),
       ),
     );
     expect(t.expectedTraits[conflict]).toBe(t.traits[conflict]);
@@ -159,7 +184,10 @@ describe('token metadata in the API', () => {
     expect(collection.json().data.marked).toBe((facts.tokens[c.collectionId] ?? []).length + 1);
 
     const missing = await inject('POST', '/refresh-metadata', { tokenId: `0x${'ab'.repeat(32)}` });
-    expect([missing.statusCode, missing.json().error?.code ?? missing.json().code]).toEqual([404, 'TOKEN_NOT_FOUND']);
+    expect([missing.statusCode, missing.json().error?.code ?? missing.json().code]).toEqual([
+      404,
+      'TOKEN_NOT_FOUND',
+    ]);
     for (const body of [{}, { tokenId: 'not-an-address' }, { tokenId: '0x1', collectionId: '0x2' }]) {
       expect((await inject('POST', '/refresh-metadata', body)).statusCode, JSON.stringify(body)).toBe(400);
     }
@@ -167,7 +195,9 @@ describe('token metadata in the API', () => {
     const other = (await createApiKey(indexed.db, { name: 'refresher' })).key;
     const codes: number[] = [];
     for (let i = 0; i < 11; i++) {
-      codes.push((await inject('POST', '/refresh-metadata', { collectionId: c.collectionId }, other)).statusCode);
+      codes.push(
+        (await inject('POST', '/refresh-metadata', { collectionId: c.collectionId }, other)).statusCode,
+      );
     }
     expect(codes).toEqual([...Array(10).fill(202), 429]);
   });

@@ -90,8 +90,9 @@ describe('mdq start on the embedded default', () => {
           `${base}/market/listing-card?tokenId=${card?.tokenId}&tokenStandard=${card?.tokenStandard}`,
           { headers: { 'x-api-key': key } },
         );
-        const token = ((await res.json()) as { data: { token: { image: string | null; metadata: { status: string } } } })
-          .data.token;
+        const token = (
+          (await res.json()) as { data: { token: { image: string | null; metadata: { status: string } } } }
+        ).data.token;
         return token.metadata.status === 'ok' && token.image?.endsWith('.png') === true;
       },
       60_000,

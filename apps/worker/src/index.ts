@@ -18,7 +18,11 @@ export {
   type ThumbnailFormat,
   type ThumbnailWidth,
 } from './media/render-thumbnail';
-export { crawlCollectionMetadata, METADATA_DEFAULTS, type MetadataCrawlOptions } from './metadata/crawl-collection';
+export {
+  crawlCollectionMetadata,
+  METADATA_DEFAULTS,
+  type MetadataCrawlOptions,
+} from './metadata/crawl-collection';
 export { type AggregatePayload, processAggregate } from './queues/aggregates';
 export { processCollectionChanged } from './queues/collection-changed';
 export { metadataCrawlProducer, type UriCachePayload, uriCacheJobId } from './queues/uri-cache';

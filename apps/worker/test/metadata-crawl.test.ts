@@ -95,7 +95,9 @@ describe('metadata crawler on the devnet', () => {
   it('covers every trait placement and misbehaving URIs', () => {
     const sources = new Set(facts.collections.map((c) => c.traitSource));
     expect([...sources].sort()).toEqual(['both', 'chain', 'document']);
-    const faults = Object.values(facts.tokens).flatMap((list) => list.filter((t) => t.metadataFault !== null));
+    const faults = Object.values(facts.tokens).flatMap((list) =>
+      list.filter((t) => t.metadataFault !== null),
+    );
     expect(faults.length).toBeGreaterThanOrEqual(3);
     const conflict = facts.collections.find((c) => c.conflictTrait !== null);
     expect(
@@ -110,7 +112,11 @@ describe('metadata crawler on the devnet', () => {
     for (const c of facts.collections) {
       const stored = await storedTraits(c.collectionId);
       for (const t of tokensOf(c)) {
-        expect([c.traitSource, t.name, stored.get(t.tokenId) ?? {}]).toEqual([c.traitSource, t.name, expectedTagged(t)]);
+        expect([c.traitSource, t.name, stored.get(t.tokenId) ?? {}]).toEqual([
+          c.traitSource,
+          t.name,
+          expectedTagged(t),
+        ]);
       }
     }
   });
@@ -149,8 +155,16 @@ describe('metadata crawler on the devnet', () => {
         }
       }
       const got = await collectionTraitFloors(db, c.collectionId, true);
-      expect([c.traitSource, c.name, Object.fromEntries(got.map((f) => [`${f.traitType}=${f.value}`, [f.count, f.floor]]))]).toEqual([c.traitSource, c.name,
-        Object.fromEntries([...want].map(([k, w]) => [k, [w.count, w.floor === null ? null : String(w.floor)]])),
+      expect([
+        c.traitSource,
+        c.name,
+        Object.fromEntries(got.map((f) => [`${f.traitType}=${f.value}`, [f.count, f.floor]])),
+      ]).toEqual([
+        c.traitSource,
+        c.name,
+        Object.fromEntries(
+          [...want].map(([k, w]) => [k, [w.count, w.floor === null ? null : String(w.floor)]]),
+        ),
       ]);
     }
   });
@@ -187,13 +201,20 @@ describe('metadata crawler on the devnet', () => {
     const c = facts.collections.find((x) => x.traitSource === 'document') as CollectionFacts;
     const good = tokensOf(c).filter((t) => t.metadataFault === null);
     const token = good[0];
-    const other = good.find((t) => JSON.stringify(t.documentTraits) !== JSON.stringify(token?.documentTraits));
+    const other = good.find(
+      (t) => JSON.stringify(t.documentTraits) !== JSON.stringify(token?.documentTraits),
+    );
     if (!token || !other) throw new Error('the document collection has no two good tokens with other traits');
-    const row = await db.selectFrom('tokens').selectAll().where('token_data_id', '=', token.tokenId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('token_data_id', '=', token.tokenId)
+      .executeTakeFirstOrThrow();
     const newUri = (row.token_uri as string).replace(/\/\d+\.json$/, `/${other.serial}.json`);
     // Written as the indexer writes a URI mutation: the token row at a newer version, its activity.
     const version = Number(
-      (await sql<{ v: string }>`SELECT max(last_version)::text AS v FROM indexer_checkpoints`.execute(db)).rows[0]?.v,
+      (await sql<{ v: string }>`SELECT max(last_version)::text AS v FROM indexer_checkpoints`.execute(db))
+        .rows[0]?.v,
     );
     const at = new Date().toISOString();
     const tokenRow: TokenRow = {
@@ -234,7 +255,9 @@ describe('metadata crawler on the devnet', () => {
         },
       ],
     });
-    const served = (await (await fetch(newUri)).json()) as { attributes: { trait_type: string; value: string }[] };
+    const served = (await (await fetch(newUri)).json()) as {
+      attributes: { trait_type: string; value: string }[];
+    };
     const result = await crawlCollectionMetadata(db, c.collectionId, options);
     expect(result.fetched).toBe(1);
     expect(result.traitsChanged).toBe(true);
@@ -251,7 +274,9 @@ describe('metadata crawler on the devnet', () => {
     // The collection's OpenRarity was recomputed from the traits as they are now.
     const { rows } = await sql<{ fresh: boolean }>`
       SELECT m.computed_from = t.changed_version AS fresh FROM collection_trait_totals t
-        JOIN collection_rarity_marks m USING (collection_id) WHERE collection_id = ${c.collectionId}`.execute(db);
+        JOIN collection_rarity_marks m USING (collection_id) WHERE collection_id = ${c.collectionId}`.execute(
+      db,
+    );
     expect(rows[0]?.fresh).toBe(true);
   });
 });

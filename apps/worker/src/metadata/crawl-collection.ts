@@ -163,7 +163,10 @@ async function crawlOne(
     const age = options.refreshAgeMs ?? METADATA_DEFAULTS.refreshAgeMs;
     // Consecutive failures back off: 5 min, 10, 20 ... up to the refresh age.
     const failures = (target.previousStatus === 'error' ? target.previousAttempts : 0) + 1;
-    const retry = Math.min(age, (options.errorRetryMs ?? METADATA_DEFAULTS.errorRetryMs) * 2 ** (failures - 1));
+    const retry = Math.min(
+      age,
+      (options.errorRetryMs ?? METADATA_DEFAULTS.errorRetryMs) * 2 ** (failures - 1),
+    );
     return {
       target,
       fetchedAt,

@@ -64,10 +64,17 @@ export async function fetchDocument(uri: string, options: DocumentFetchOptions):
         try {
           const response = await safeFetch(candidate, fetchOptions);
           if (response.status >= 200 && response.status < 300) {
-            return { body: response.body ?? Buffer.alloc(0), contentType: response.contentType, url: response.finalUrl };
+            return {
+              body: response.body ?? Buffer.alloc(0),
+              contentType: response.contentType,
+              url: response.finalUrl,
+            };
           }
           const transient = response.status >= 500 || response.status === 429;
-          failure = new DocumentFetchError(`HTTP ${response.status} from ${new URL(candidate).host}`, transient);
+          failure = new DocumentFetchError(
+            `HTTP ${response.status} from ${new URL(candidate).host}`,
+            transient,
+          );
         } catch (err) {
           failure = classify(err);
         }

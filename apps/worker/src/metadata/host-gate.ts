@@ -58,7 +58,12 @@ export class HostGate {
       state.waiting.shift()?.();
     }
     // Forget an idle host once its interval has passed, so the map holds only busy hosts.
-    if (state.active === 0 && state.waiting.length === 0 && state.timer === null && Date.now() >= state.nextStart) {
+    if (
+      state.active === 0 &&
+      state.waiting.length === 0 &&
+      state.timer === null &&
+      Date.now() >= state.nextStart
+    ) {
       this.hosts.delete(host);
     }
   }

@@ -84,7 +84,11 @@ function attributesOf(value: unknown): DocumentAttribute[] {
     const traitType = text(entry['trait_type']);
     const raw = entry['value'];
     const traitValue =
-      typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : null;
+      typeof raw === 'string'
+        ? raw
+        : typeof raw === 'number' || typeof raw === 'boolean'
+          ? String(raw)
+          : null;
     if (traitType === null || traitValue === null || seen.has(traitType)) continue;
     seen.add(traitType);
     out.push({ trait_type: traitType, value: traitValue });

@@ -26,10 +26,7 @@ function metadataJobId(collectionId: string): string {
 /** Retries and history: the uri-cache policy of the job runtime description in @mdq/jobs. */
 const URI_JOB_OPTIONS: JobsOptions = JOB_POLICIES[URI_CACHE_QUEUE];
 
-export async function processUriCache(
-  ctx: WorkerContext,
-  payload: UriCachePayload,
-): Promise<unknown> {
+export async function processUriCache(ctx: WorkerContext, payload: UriCachePayload): Promise<unknown> {
   if (payload.task === 'metadata') {
     const result = await crawlCollectionMetadata(ctx.db, payload.collectionId, ctx.metadata);
     // A collection with more due documents than one batch takes continues in a fresh job, so other
@@ -46,7 +43,10 @@ export async function enqueueUriResolve(queue: Queue<UriCachePayload>, collectio
 }
 
 /** Crawl one collection's due metadata documents; one job per collection at a time. */
-export async function enqueueMetadataCrawl(queue: Queue<UriCachePayload>, collectionId: string): Promise<void> {
+export async function enqueueMetadataCrawl(
+  queue: Queue<UriCachePayload>,
+  collectionId: string,
+): Promise<void> {
   await queue.add(
     'metadata',
     { collectionId, task: 'metadata' },

@@ -40,7 +40,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX IF NOT EXISTS metadata_documents_collection ON metadata_documents (collection_id)`.execute(
     db,
   );
-  await sql`CREATE INDEX IF NOT EXISTS metadata_documents_refresh ON metadata_documents (refresh_at)`.execute(db);
+  await sql`CREATE INDEX IF NOT EXISTS metadata_documents_refresh ON metadata_documents (refresh_at)`.execute(
+    db,
+  );
   // Token answers read it: a crawl must move the API's read version like any other write
   // (migration 2026-11-23T1000), or a cached answer would keep saying "pending".
   await sql`CREATE OR REPLACE TRIGGER metadata_documents_read_version

@@ -35,6 +35,7 @@ import type {
   MarketplaceActivitiesTable,
   TokenOffersTable,
 } from './market';
+import type { MetadataDocumentsTable } from './metadata';
 import type {
   ApiKeysTable,
   ChainTipTable,
@@ -44,7 +45,6 @@ import type {
   IndexerCheckpointsTable,
   MediaRendersTable,
 } from './ops';
-import type { MetadataDocumentsTable } from './metadata';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks';
 
 /** The whole database as Kysely sees it; table names match the migrations. */

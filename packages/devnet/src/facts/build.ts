@@ -1,5 +1,5 @@
-import type { SimState } from '../sim/state';
 import { chainTraits, documentTraits, mergedTraits } from '../metadata/plan';
+import type { SimState } from '../sim/state';
 import { drawTraits } from '../world/traits';
 import type { World } from '../world/world';
 import { collectionId, tokenId } from './ids';
@@ -44,7 +44,8 @@ function traitsOf(
 ): Pick<TokenFacts, 'traits' | 'documentTraits' | 'expectedTraits' | 'metadataFault'> {
   const c = s.tokColl[t] ?? 0;
   const spec = world.collections[c];
-  if (spec === undefined) return { traits: {}, documentTraits: null, expectedTraits: {}, metadataFault: null };
+  if (spec === undefined)
+    return { traits: {}, documentTraits: null, expectedTraits: {}, metadataFault: null };
   if (spec.lootbox >= 0) {
     const tier = { tier: world.lootboxes[spec.lootbox]?.tiers[s.tokTier[t] ?? 0]?.name ?? 'Common' };
     return { traits: tier, documentTraits: {}, expectedTraits: tier, metadataFault: null };
@@ -54,7 +55,12 @@ function traitsOf(
   const chain = chainTraits(spec.metadata, spec.traits, drawn);
   const fault = spec.metadata.faults.get(serial) ?? null;
   const document = fault === null ? documentTraits(spec.metadata, spec.traits, drawn, 0) : null;
-  return { traits: chain, documentTraits: document, expectedTraits: mergedTraits(chain, document), metadataFault: fault };
+  return {
+    traits: chain,
+    documentTraits: document,
+    expectedTraits: mergedTraits(chain, document),
+    metadataFault: fault,
+  };
 }
 
 /** Assembles the facts from the final state plus what the recorder saw on the way. */

@@ -20,7 +20,13 @@ export interface CollectionMetadataPlan {
   faults: ReadonlyMap<number, MetadataFault>;
 }
 
-const FAULTS: readonly MetadataFault[] = ['not-found', 'invalid-json', 'slow', 'oversized', 'private-redirect'];
+const FAULTS: readonly MetadataFault[] = [
+  'not-found',
+  'invalid-json',
+  'slow',
+  'oversized',
+  'private-redirect',
+];
 
 /**
  * The trait placement of ordinary collection `index` (lootbox collections keep their tier on chain):
@@ -30,14 +36,20 @@ const FAULTS: readonly MetadataFault[] = ['not-found', 'invalid-json', 'slow', '
  */
 export function metadataPlan(index: number, lootbox: boolean, schema: TraitSchema): CollectionMetadataPlan {
   const keys = schema.keys.length;
-  const source: TraitSource = lootbox ? 'chain' : ((['chain', 'both', 'document'] as const)[index % 3] ?? 'chain');
-  const onChain = Array.from({ length: keys }, (_, k) => source === 'chain' || (source === 'both' && k % 2 === 0));
+  const source: TraitSource = lootbox
+    ? 'chain'
+    : ((['chain', 'both', 'document'] as const)[index % 3] ?? 'chain');
+  const onChain = Array.from(
+    { length: keys },
+    (_, k) => source === 'chain' || (source === 'both' && k % 2 === 0),
+  );
   const inDocument = Array.from(
     { length: keys },
     (_, k) => !lootbox && (source === 'document' || (source === 'both' && (k % 2 === 1 || k === 0))),
   );
-  const faults = new Map<number, MetadataFault>();
-  if (!lootbox && index === 2) FAULTS.forEach((fault, i) => faults.set(i + 1, fault));
+  const faults = new Map<number, MetadataFault>(
+    !lootbox && index === 2 ? FAULTS.map((fault, i) => [i + 1, fault] as const) : [],
+  );
   return { source, onChain, inDocument, conflict: source === 'both' ? 0 : -1, faults };
 }
 

@@ -60,7 +60,8 @@ export class MetadataSite {
     const match = /^([1-9][0-9]{0,8})(\.json|\.png)?$/.exec(file);
     if (!match) return reply.code(404).send({ message: 'no such document' });
     const serial = Number(match[1]);
-    if (match[2] === '.png') return reply.type('image/png').send(await generatedImage(`${spec.uri}/${serial}`));
+    if (match[2] === '.png')
+      return reply.type('image/png').send(await generatedImage(`${spec.uri}/${serial}`));
     const fault = match[2] === '.json' ? spec.metadata.faults.get(serial) : undefined;
     if (fault) return this.misbehave(reply, fault);
     const uri = `${spec.uri}/${file}`;
@@ -75,7 +76,12 @@ export class MetadataSite {
         return reply.type('application/json').send('{"name": "broken", "attributes": [');
       case 'slow':
         // Answers eventually, long after any sane deadline; the server's close ends the wait.
-        if (await sleep(this.slowMs, undefined, { signal: this.closing.signal }).then(() => false, () => true))
+        if (
+          await sleep(this.slowMs, undefined, { signal: this.closing.signal }).then(
+            () => false,
+            () => true,
+          )
+        )
           return reply.code(503).send({ message: 'closing' });
         return reply.send({ name: 'late' });
       case 'oversized':
@@ -94,9 +100,12 @@ export function registerMetadataRoutes(app: FastifyInstance, site: MetadataSite)
     if (!spec) return reply.code(404).send({ message: 'no such collection' });
     return reply.send(collectionDocument(spec));
   });
-  app.get<{ Params: { slug: string; file: string } }>('/metadata/collections/:slug/:file', async (req, reply) => {
-    const spec = site.collection(req.params.slug);
-    if (!spec) return reply.code(404).send({ message: 'no such collection' });
-    return site.answer(reply, spec, req.params.file);
-  });
+  app.get<{ Params: { slug: string; file: string } }>(
+    '/metadata/collections/:slug/:file',
+    async (req, reply) => {
+      const spec = site.collection(req.params.slug);
+      if (!spec) return reply.code(404).send({ message: 'no such collection' });
+      return site.answer(reply, spec, req.params.file);
+    },
+  );
 }

@@ -101,7 +101,9 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
       source = new GeneratedSource(chain, {
         blockIntervalMs: options.blockIntervalMs ?? chain.config.blockIntervalMs,
       });
-      site = new MetadataSite(chain.world, { ...(options.metadataSlowMs ? { slowMs: options.metadataSlowMs } : {}) });
+      site = new MetadataSite(chain.world, {
+        ...(options.metadataSlowMs ? { slowMs: options.metadataSlowMs } : {}),
+      });
     }
   } catch (err) {
     server.close();

@@ -37,7 +37,9 @@ export async function requestMetadataRefresh(db: Db, target: RefreshTarget, now:
   const result =
     target.tokenId !== null
       ? await sql`UPDATE metadata_documents SET refresh_at = ${now}
-                   WHERE kind = 'token' AND subject_id = ${target.tokenId} AND refresh_at > ${now}`.execute(db)
+                   WHERE kind = 'token' AND subject_id = ${target.tokenId} AND refresh_at > ${now}`.execute(
+          db,
+        )
       : await sql`UPDATE metadata_documents SET refresh_at = ${now}
                    WHERE collection_id = ${target.collectionId} AND refresh_at > ${now}`.execute(db);
   return Number(result.numAffectedRows ?? 0);

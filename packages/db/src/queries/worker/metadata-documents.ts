@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
-import type { DocumentAttribute, DocumentFile, DocumentReport, MetadataDocumentsTable } from '../../schema/index';
+import type {
+  DocumentAttribute,
+  DocumentFile,
+  DocumentReport,
+  MetadataDocumentsTable,
+} from '../../schema/index';
 
 /** A token or collection whose document is to be fetched. */
 export interface MetadataTarget {
@@ -116,7 +121,10 @@ export interface MetadataOutcome {
  * (the chain wins: docs/DECISIONS.md). The trait-count triggers then mark the collection changed.
  * An unchanged document (same hash) only moves its times. Returns the collections whose traits changed.
  */
-export async function saveMetadataOutcomes(db: Db, outcomes: readonly MetadataOutcome[]): Promise<Set<string>> {
+export async function saveMetadataOutcomes(
+  db: Db,
+  outcomes: readonly MetadataOutcome[],
+): Promise<Set<string>> {
   const changedCollections = new Set<string>();
   if (outcomes.length === 0) return changedCollections;
   await db.transaction().execute(async (tx) => {
