@@ -22,6 +22,7 @@ export {
   crawlCollectionMetadata,
   METADATA_DEFAULTS,
   type MetadataCrawlOptions,
+  metadataGate,
 } from './metadata/crawl-collection';
 export { type AggregatePayload, processAggregate } from './queues/aggregates';
 export { processCollectionChanged } from './queues/collection-changed';
@@ -43,6 +44,8 @@ export {
   type UriCacheOptions,
   type UriCacheResult,
 } from './uri/resolve-collection-uri';
+export { safeFetch } from './uri/safe-fetch';
+export { trustedOriginSet } from './uri/uri-schemes';
 export { deliverWebhookBacklog, type WebhookDeliveryOptions } from './webhooks/deliver-webhooks';
 export { signWebhook, verifyWebhook, WEBHOOK_HEADERS } from './webhooks/signature';
 export {

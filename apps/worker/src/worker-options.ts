@@ -5,6 +5,7 @@ import { defaultWorkerLogger, type WorkerLogger } from './logger';
 import type { MediaRenderer } from './media/media-renderer';
 import { type MetadataCrawlOptions, metadataGate } from './metadata/crawl-collection';
 import type { UriCacheOptions } from './uri/resolve-collection-uri';
+import type { GatewayConfig } from './uri/uri-schemes';
 import type { StartWebhookDeliveryOptions } from './webhooks/webhook-delivery';
 
 export interface StartWorkerOptions {
@@ -17,7 +18,7 @@ export interface StartWorkerOptions {
   /** URI resolution: gateways (default: config defaults), TTLs, limits. */
   uri?: Partial<UriCacheOptions>;
   /** The metadata crawler: limits, refresh age, per-host politeness (gateways come from `uri`). */
-  metadata?: Omit<MetadataCrawlOptions, keyof UriCacheOptions | 'gate'>;
+  metadata?: Omit<MetadataCrawlOptions, keyof GatewayConfig | 'gate'>;
   /** Upsert job schedulers / start the in-process clocks (default true). */
   schedules?: boolean;
   concurrency?: Partial<ResolvedWorkerOptions['concurrency']>;
@@ -91,7 +92,18 @@ export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorke
     uriSweepBatch: options.uriSweepBatch ?? 200,
     shutdownGraceMs: options.shutdownGraceMs ?? 30_000,
     uri,
-    metadata: { ...uri, ...options.metadata, gate: metadataGate({ ...uri, ...options.metadata }) },
+    metadata: metadataOptions(uri, options.metadata),
     logger: options.logger ?? defaultWorkerLogger(),
   };
+}
+
+/** The crawler's options: the URI cache's gateways and trusted origins, its own limits, one gate. */
+function metadataOptions(uri: UriCacheOptions, own: StartWorkerOptions['metadata']): MetadataCrawlOptions {
+  const gateways: GatewayConfig = {
+    ipfsGateways: uri.ipfsGateways,
+    arweaveGateway: uri.arweaveGateway,
+    ...(uri.trustedOrigins ? { trustedOrigins: uri.trustedOrigins } : {}),
+  };
+  const options = { ...gateways, ...own };
+  return { ...options, gate: metadataGate(options) };
 }

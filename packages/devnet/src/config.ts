@@ -11,7 +11,7 @@ export const PRESET_TRANSACTIONS: Readonly<Record<Preset, number>> = {
 };
 
 /** Where a chain built without a server says its documents are: the default `mdq devnet` address. */
-export const DEFAULT_METADATA_ORIGIN = 'http://127.0.0.1:8090';
+const DEFAULT_METADATA_ORIGIN = 'http://127.0.0.1:8090';
 
 /** 2026-01-01T00:00:00Z: the fixed default "now", so the default chain is byte-for-byte stable. */
 export const DEFAULT_END_TIME_MS = Date.UTC(2026, 0, 1);

@@ -9,7 +9,7 @@ import type { RouteDeps } from './deps';
 const tags = ['utility'];
 
 /** Refresh requests per API key per minute: each can make a whole collection's documents due. */
-export const REFRESH_METADATA_PER_MINUTE = 10;
+const REFRESH_METADATA_PER_MINUTE = 10;
 
 /**
  * `POST /refresh-metadata`: re-fetch a token's off-chain document, or a collection's and all its

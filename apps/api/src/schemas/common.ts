@@ -67,7 +67,7 @@ export const ThumbnailUrl = Type.Optional(
 );
 
 /** The crawl state of a token's off-chain document (issue #41). */
-export const TokenMetadataState = Type.Object(
+const TokenMetadataState = Type.Object(
   {
     status: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('pending')], {
       description: 'pending: not fetched yet; error: the last fetch failed (see error)',

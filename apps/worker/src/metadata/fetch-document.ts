@@ -4,7 +4,7 @@ import { type GatewayConfig, resolveUri } from '../uri/uri-schemes';
 import type { HostGate } from './host-gate';
 
 /** Why a fetch failed, and whether trying again soon can help. */
-export class DocumentFetchError extends Error {
+class DocumentFetchError extends Error {
   override name = 'DocumentFetchError';
   constructor(
     message: string,

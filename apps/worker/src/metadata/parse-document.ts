@@ -2,7 +2,7 @@ import type { DocumentAttribute, DocumentFile, DocumentReport } from '@mdq/db';
 import { type MetadataKind, validateMetadata } from './validate-metadata';
 
 /** A document that is fetched but unusable (not JSON, not an object): stored as an error, not retried. */
-export class DocumentError extends Error {
+class DocumentError extends Error {
   override name = 'DocumentError';
 }
 

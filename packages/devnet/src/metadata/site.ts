@@ -6,7 +6,7 @@ import { generatedImage } from './image';
 import type { MetadataFault } from './plan';
 
 /** Where the private-redirect fault points: the cloud metadata address every SSRF guard must refuse. */
-export const PRIVATE_REDIRECT_TARGET = 'http://169.254.169.254/latest/meta-data/';
+const PRIVATE_REDIRECT_TARGET = 'http://169.254.169.254/latest/meta-data/';
 
 /** Bytes of the oversized fault's document: past the crawler's 1 MiB cap. */
 const OVERSIZED_BYTES = 3 << 19;
