@@ -97,6 +97,7 @@ describe('the typed client', () => {
         '/api/webhooks': { url: 'https://hooks.example.com/mdq' },
         '/api/webhooks/{endpointId}/pause': {},
         '/api/webhooks/{endpointId}/resume': {},
+        '/api/refresh-metadata': { collectionId: plain.collectionId },
         '/api/validate-metadata': {
           name: token.name,
           description: 'a token',
@@ -108,7 +109,11 @@ describe('the typed client', () => {
       const pathValues: Record<string, string> = { dataset: 'tokens', id: plain.collectionId };
       // Answers that are not a 200 by design here: the media original sits at a URI this machine
       // cannot fetch (no network), so the route answers with its documented refusal.
-      const documentedElse: Record<string, number[]> = { '/api/media/{id}': [404, 422, 503] };
+      // refresh-metadata accepts the request and answers before the crawl: 202.
+      const documentedElse: Record<string, number[]> = {
+        '/api/media/{id}': [404, 422, 503],
+        '/api/refresh-metadata': [202],
+      };
       const called: string[] = [];
       const failures: string[] = [];
       for (const [path, item] of Object.entries(doc.paths)) {
