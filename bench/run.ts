@@ -17,6 +17,7 @@ const BENCHES = [
   'worker-devnet-bench.ts',
   'export-bench.ts',
   'media-bench.ts',
+  'metadata-bench.ts',
   'api-bench.ts',
   'feed-bench.ts',
 ];

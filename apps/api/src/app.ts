@@ -22,7 +22,7 @@ import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import { registerThumbnailUrls } from './plugins/thumbnail-urls';
-import type { CollectionUriResolver, RouteDeps } from './routes/deps';
+import type { CollectionUriResolver, MetadataCrawlRequester, RouteDeps } from './routes/deps';
 import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
@@ -36,6 +36,8 @@ export interface AppOptions {
   network: string;
   /** The worker's collection URI resolver; by default the route only queues the collection as pending. */
   resolveCollectionUri?: CollectionUriResolver;
+  /** Queues a collection's metadata crawl on the worker; without it refresh-metadata waits for the sweep. */
+  requestMetadataCrawl?: MetadataCrawlRequester;
   /** "Now" for lootbox statuses and time windows; the wall clock unless a test pins it. */
   clock?: () => Date;
   /** Requests per minute per key (default 1200; publishable keys 300 per visitor), counted in Redis when given. */
@@ -130,6 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           readDb,
           readState,
           resolveCollectionUri: options.resolveCollectionUri,
+          requestMetadataCrawl: options.requestMetadataCrawl,
           now,
           exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
           exportGzip: options.exportGzip,

@@ -1,6 +1,6 @@
+export { type MetadataReport, validateMetadata } from '@mdq/worker/validate-metadata';
 export { type AppOptions, buildApp } from './app';
 export { type ApiServers, apiWorkerCount, startApiServers } from './cluster';
-export { type MetadataReport, validateMetadata } from './metadata/validate-metadata';
 export { ApiError, type ErrorBody } from './plugins/errors';
 export type { CollectionUriResolver } from './routes/deps';
 export { type MediaService, thumbnailPath } from './routes/media';

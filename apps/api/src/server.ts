@@ -5,7 +5,7 @@ import { processLogger } from '@mdq/log';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
-import type { CollectionUriResolver } from './routes/deps';
+import type { CollectionUriResolver, MetadataCrawlRequester } from './routes/deps';
 import type { MediaService } from './routes/media';
 
 export interface RunningApi {
@@ -18,6 +18,8 @@ export interface StartApiOptions {
   db?: Db;
   /** The worker's resolver (apps/worker resolveCollectionUri bound to a db and options). */
   resolveCollectionUri?: CollectionUriResolver;
+  /** The worker's metadata crawl queue (refresh-metadata); without it the worker's sweep picks requests up. */
+  requestMetadataCrawl?: MetadataCrawlRequester;
   /** Redis for rate-limit counters shared by replicas; per-process counters when null. */
   redisUrl?: string | null;
   /** BullMQ key prefix, for the queue dashboard. */
@@ -58,6 +60,7 @@ export async function startApi(
     apiKeys: { listenUrl: databaseUrl },
     cacheEntries: config.apiCacheEntries,
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
+    ...(options.requestMetadataCrawl ? { requestMetadataCrawl: options.requestMetadataCrawl } : {}),
     // The process's logger (MDQ_LOG_LEVEL) as the `api` component, at this API's own level.
     logger: processLogger().child({ component: 'api' }, { level: config.logLevel }),
     readyMaxLagSeconds: config.readyMaxLagSeconds,

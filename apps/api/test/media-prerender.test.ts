@@ -68,13 +68,12 @@ describe('media-prerender', () => {
     base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
 
     indexed = await createIndexedDatabase({ seed: 5, preset: 'tiny', endTimeMs: now.getTime() });
-    // The devnet names its URIs under https://devnet.mdq.local; served here from the local origin.
-    await sql`UPDATE collections SET uri = replace(uri, 'https://devnet.mdq.local', ${base}) || '.json'`.execute(
+    // The devnet names its URIs under its own origin; served here from this test's origin instead.
+    const devnetOrigin = indexed.devnet.origin;
+    await sql`UPDATE collections SET uri = replace(uri, ${devnetOrigin}, ${base}) || '.json'`.execute(
       indexed.db,
     );
-    await sql`UPDATE tokens SET token_uri = replace(token_uri, 'https://devnet.mdq.local', ${base})`.execute(
-      indexed.db,
-    );
+    await sql`UPDATE tokens SET token_uri = replace(token_uri, ${devnetOrigin}, ${base})`.execute(indexed.db);
     await computeCollectionRanking(indexed.db, 'trending', now);
     await computeCollectionRanking(indexed.db, 'top', now);
     const { rows } = await sql<{ collection_id: string }>`

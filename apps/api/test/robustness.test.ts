@@ -145,5 +145,18 @@ describe('hostile input never yields a 500', () => {
       const res = await post('/validate-metadata', payload);
       expect(res.statusCode, payload).toBeLessThan(500);
     }
+    for (const payload of [
+      '',
+      '[]',
+      'null',
+      '{',
+      '{"tokenId": 5}',
+      '{"tokenId": "\u0000"}',
+      '{"collectionId": []}',
+    ]) {
+      const res = await post('/refresh-metadata', payload);
+      expect(res.statusCode, payload).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, payload).toBeLessThan(500);
+    }
   });
 });

@@ -21,12 +21,19 @@ import {
   processAggregate,
 } from './queues/aggregates';
 import { runCollectionChanged } from './queues/collection-changed';
-import { enqueueUriResolve, processUriCache, type UriCachePayload, uriCacheQueue } from './queues/uri-cache';
+import {
+  enqueueMetadataCrawl,
+  enqueueUriResolve,
+  processUriCache,
+  type UriCachePayload,
+  uriCacheQueue,
+} from './queues/uri-cache';
 import { SCHEDULES, type ScheduleDefinition } from './schedules';
 import type { ResolvedWorkerOptions } from './worker-options';
 
 export interface RunningWorker {
   notifier: ChangeNotifier;
+  requestMetadataCrawl(collectionId: string): Promise<void>;
   changeLag(): Promise<ChangeLag>;
   close(): Promise<void>;
 }
@@ -46,7 +53,7 @@ async function upsertSchedules(
 }
 
 export async function startBullmqWorker(
-  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve'>,
+  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve' | 'requestMetadataCrawl'>,
   redisUrl: string,
   options: ResolvedWorkerOptions,
 ): Promise<RunningWorker> {
@@ -69,6 +76,7 @@ export async function startBullmqWorker(
     ...base,
     requestRankingsRefresh: () => enqueueRankingsRefresh(aggregates, options.rankingsRefreshBucketMs),
     requestUriResolve: (id) => enqueueUriResolve(uris, id),
+    requestMetadataCrawl: (id) => enqueueMetadataCrawl(uris, id),
   };
   if (options.schedules) await upsertSchedules(aggregates);
   const backlog = redisChangeBacklog(connection, prefix);
@@ -131,6 +139,7 @@ export async function startBullmqWorker(
 
   return {
     notifier,
+    requestMetadataCrawl: ctx.requestMetadataCrawl,
     changeLag: () => readChangeLag(backlog),
     async close() {
       stopLagLog();

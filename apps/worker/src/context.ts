@@ -1,6 +1,7 @@
 import type { Db } from '@mdq/db';
 import type { WorkerLogger } from './logger';
 import type { MediaRenderer } from './media/media-renderer';
+import type { MetadataCrawlOptions } from './metadata/crawl-collection';
 import type { UriCacheOptions } from './uri/resolve-collection-uri';
 
 /** What every processor needs; the transport (BullMQ or in-process) supplies the enqueue functions. */
@@ -8,7 +9,9 @@ export interface WorkerContext {
   db: Db;
   logger: WorkerLogger;
   uri: UriCacheOptions;
-  /** How many collections one URI sweep resolves. */
+  /** The metadata crawler's limits and gateways, with the per-host gate this process shares. */
+  metadata: MetadataCrawlOptions;
+  /** How many collections one URI sweep resolves (and one metadata sweep enqueues). */
   uriSweepBatch: number;
   /** The thumbnail renderer shared with the API (same cache directory); no pre-rendering without it. */
   media?: MediaRenderer | undefined;
@@ -16,4 +19,6 @@ export interface WorkerContext {
   requestRankingsRefresh(): Promise<void>;
   /** Ask for one collection's URI to be resolved (deduplicated per collection). */
   requestUriResolve(collectionId: string): Promise<void>;
+  /** Ask for one collection's due metadata documents to be crawled (deduplicated per collection). */
+  requestMetadataCrawl(collectionId: string): Promise<void>;
 }

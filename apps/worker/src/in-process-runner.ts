@@ -25,6 +25,7 @@ interface Entry {
 
 export interface InProcessWorker {
   notifier: ChangeNotifier;
+  requestMetadataCrawl(collectionId: string): Promise<void>;
   changeLag(): Promise<ChangeLag>;
   close(): Promise<void>;
   /** Resolves when everything queued so far (not future timers) has run; for tests. */
@@ -38,7 +39,7 @@ export interface InProcessWorker {
  * runs once more after it, `delayMs` later — the same rules as the BullMQ producer's deduplication.
  */
 export function startInProcessWorker(
-  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve'>,
+  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve' | 'requestMetadataCrawl'>,
   options: ResolvedWorkerOptions,
 ): InProcessWorker {
   const entries = new Map<string, Entry>();
@@ -105,6 +106,11 @@ export function startInProcessWorker(
     async requestUriResolve(collectionId) {
       enqueue(`uri:${collectionId}`, QUEUE_NAMES.uriCache, () => processUriCache(ctx, { collectionId }));
     },
+    async requestMetadataCrawl(collectionId) {
+      enqueue(`metadata:${collectionId}`, QUEUE_NAMES.uriCache, () =>
+        processUriCache(ctx, { collectionId, task: 'metadata' }),
+      );
+    },
   };
 
   const runAggregate = (payload: AggregatePayload, key: string) =>
@@ -147,6 +153,7 @@ export function startInProcessWorker(
 
   return {
     notifier,
+    requestMetadataCrawl: ctx.requestMetadataCrawl,
     changeLag: () => readChangeLag(backlog),
     async idle() {
       await chain;

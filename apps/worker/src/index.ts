@@ -18,9 +18,15 @@ export {
   type ThumbnailFormat,
   type ThumbnailWidth,
 } from './media/render-thumbnail';
+export {
+  crawlCollectionMetadata,
+  METADATA_DEFAULTS,
+  type MetadataCrawlOptions,
+  metadataGate,
+} from './metadata/crawl-collection';
 export { type AggregatePayload, processAggregate } from './queues/aggregates';
 export { processCollectionChanged } from './queues/collection-changed';
-export { type UriCachePayload, uriCacheJobId } from './queues/uri-cache';
+export { metadataCrawlProducer, type UriCachePayload, uriCacheJobId } from './queues/uri-cache';
 export { COLLECTION_RANKINGS, FEED_RANKING_TOP, floorChange } from './rankings/definitions';
 export { percentileRanks } from './rankings/percentile';
 export { scoreCandidates } from './rankings/score';
@@ -38,6 +44,8 @@ export {
   type UriCacheOptions,
   type UriCacheResult,
 } from './uri/resolve-collection-uri';
+export { safeFetch } from './uri/safe-fetch';
+export { trustedOriginSet } from './uri/uri-schemes';
 export { deliverWebhookBacklog, type WebhookDeliveryOptions } from './webhooks/deliver-webhooks';
 export { signWebhook, verifyWebhook, WEBHOOK_HEADERS } from './webhooks/signature';
 export {

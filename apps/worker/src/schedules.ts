@@ -62,6 +62,13 @@ export const SCHEDULES: readonly ScheduleDefinition[] = [
     pattern: '*/10 * * * *',
     payload: { task: 'uri-cache-sweep' },
   },
+  // Metadata documents due for their refresh age or a refresh request, and tokens never crawled
+  // (the collection-changed path crawls new mints within seconds; this is the safety net).
+  {
+    id: 'metadata-sweep',
+    pattern: '*/5 * * * *',
+    payload: { task: 'metadata-sweep' },
+  },
   // Keeps the API's read-version sum a sum of few rows, however many connections have written.
   {
     id: 'read-versions-fold',

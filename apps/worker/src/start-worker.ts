@@ -9,6 +9,8 @@ export interface WorkerHandle {
   /** What the indexer calls after each committed batch. */
   notifier: ChangeNotifier;
   mode: 'bullmq' | 'in-process';
+  /** Queues one collection's metadata crawl (the API's refresh-metadata in `mdq start`). */
+  requestMetadataCrawl(collectionId: string): Promise<void>;
   /** Collections waiting for a collection-changed recompute and the age of the oldest change. */
   changeLag(): Promise<ChangeLag>;
   /** Stops taking jobs, lets in-flight ones finish (bounded by shutdownGraceMs), closes connections. */
@@ -26,6 +28,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     db: options.db,
     logger: resolved.logger,
     uri: resolved.uri,
+    metadata: resolved.metadata,
     uriSweepBatch: resolved.uriSweepBatch,
     media: options.media,
   };
@@ -51,6 +54,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
   const running = startInProcessWorker(base, resolved);
   return {
     notifier: running.notifier,
+    requestMetadataCrawl: running.requestMetadataCrawl,
     changeLag: running.changeLag,
     close: running.close,
     mode: 'in-process',

@@ -3,7 +3,9 @@ import type { Db } from '@mdq/db';
 import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, DEFAULT_PREFIX } from '@mdq/jobs';
 import { defaultWorkerLogger, type WorkerLogger } from './logger';
 import type { MediaRenderer } from './media/media-renderer';
+import { type MetadataCrawlOptions, metadataGate } from './metadata/crawl-collection';
 import type { UriCacheOptions } from './uri/resolve-collection-uri';
+import type { GatewayConfig } from './uri/uri-schemes';
 import type { StartWebhookDeliveryOptions } from './webhooks/webhook-delivery';
 
 export interface StartWorkerOptions {
@@ -15,6 +17,8 @@ export interface StartWorkerOptions {
   logger?: WorkerLogger;
   /** URI resolution: gateways (default: config defaults), TTLs, limits. */
   uri?: Partial<UriCacheOptions>;
+  /** The metadata crawler: limits, refresh age, per-host politeness (gateways come from `uri`). */
+  metadata?: Omit<MetadataCrawlOptions, keyof GatewayConfig | 'gate'>;
   /** Upsert job schedulers / start the in-process clocks (default true). */
   schedules?: boolean;
   concurrency?: Partial<ResolvedWorkerOptions['concurrency']>;
@@ -64,11 +68,17 @@ export interface ResolvedWorkerOptions {
   uriSweepBatch: number;
   shutdownGraceMs: number;
   uri: UriCacheOptions;
+  metadata: MetadataCrawlOptions;
   logger: WorkerLogger;
 }
 
 export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorkerOptions {
   const collectionChangedDelayMs = options.collectionChangedDelayMs ?? DEFAULT_COLLECTION_CHANGED_WINDOW_MS;
+  const uri: UriCacheOptions = {
+    ipfsGateways: [...DEFAULTS.ipfsGateways],
+    arweaveGateway: DEFAULTS.arweaveGateway,
+    ...options.uri,
+  };
   return {
     prefix: options.prefix ?? DEFAULT_PREFIX,
     schedules: options.schedules ?? true,
@@ -81,11 +91,19 @@ export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorke
     clock: options.clock ?? (() => new Date()),
     uriSweepBatch: options.uriSweepBatch ?? 200,
     shutdownGraceMs: options.shutdownGraceMs ?? 30_000,
-    uri: {
-      ipfsGateways: [...DEFAULTS.ipfsGateways],
-      arweaveGateway: DEFAULTS.arweaveGateway,
-      ...options.uri,
-    },
+    uri,
+    metadata: metadataOptions(uri, options.metadata),
     logger: options.logger ?? defaultWorkerLogger(),
   };
+}
+
+/** The crawler's options: the URI cache's gateways and trusted origins, its own limits, one gate. */
+function metadataOptions(uri: UriCacheOptions, own: StartWorkerOptions['metadata']): MetadataCrawlOptions {
+  const gateways: GatewayConfig = {
+    ipfsGateways: uri.ipfsGateways,
+    arweaveGateway: uri.arweaveGateway,
+    ...(uri.trustedOrigins ? { trustedOrigins: uri.trustedOrigins } : {}),
+  };
+  const options = { ...gateways, ...own };
+  return { ...options, gate: metadataGate(options) };
 }

@@ -207,6 +207,29 @@ describe('collection URI cache', () => {
     expect(isAllowedAddress('2606:4700::1111')).toBe(true);
   });
 
+  it('fetches a trusted origin although it is private, that origin only, and not where it redirects', async () => {
+    const trusted = { allowPrivateAddresses: [], trustedOrigins: [base] };
+    expect(await resolve(`${base}/meta.json`, trusted)).toMatchObject({
+      status: 'ok',
+      imageUrl: `${base}/img.png`,
+    });
+    // The same host on another port, or by another name, is another origin.
+    const otherPort = `http://127.0.0.1:${Number(new URL(base).port) + 1}/meta.json`;
+    expect(await resolve(otherPort, trusted)).toMatchObject({
+      status: 'error',
+      error: 'refused: private address',
+    });
+    const viaName = `http://localhost:${new URL(base).port}/meta.json`;
+    expect(await resolve(viaName, trusted)).toMatchObject({
+      status: 'error',
+      error: 'refused: private address',
+    });
+    expect(await resolve(`${base}/to-private`, trusted)).toMatchObject({
+      status: 'error',
+      error: 'refused: private address',
+    });
+  });
+
   it('refuses a metadata image at a private address instead of storing it as ok', async () => {
     expect(await resolve(`${base}/private-image.json`)).toMatchObject({
       status: 'error',

@@ -448,6 +448,24 @@ export interface paths {
                                  * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
                                  */
                                 thumbnailUrl?: string | null;
+                                /** @description the off-chain document's image, as written (ipfs://, ar://, https://, data:) */
+                                image: string | null;
+                                /** @description the document's animation_url, as written */
+                                animationUrl: string | null;
+                                /** @description the token's off-chain metadata document: fetched, failed (and why) or pending */
+                                metadata: {
+                                    /** @description pending: not fetched yet; error: the last fetch failed (see error) */
+                                    status: "ok" | "error" | "pending";
+                                    /** @description why the last fetch failed (404, not JSON, too large, timed out…) */
+                                    error: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    fetchedAt: string | null;
+                                    /** @description the spec validation report's verdict (see validate-metadata) */
+                                    valid: boolean | null;
+                                };
                                 description: string | null;
                                 /** @description u64 in the smallest unit, decimal string */
                                 supply: string | null;
@@ -612,6 +630,24 @@ export interface paths {
                                  * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
                                  */
                                 thumbnailUrl?: string | null;
+                                /** @description the off-chain document's image, as written (ipfs://, ar://, https://, data:) */
+                                image: string | null;
+                                /** @description the document's animation_url, as written */
+                                animationUrl: string | null;
+                                /** @description the token's off-chain metadata document: fetched, failed (and why) or pending */
+                                metadata: {
+                                    /** @description pending: not fetched yet; error: the last fetch failed (see error) */
+                                    status: "ok" | "error" | "pending";
+                                    /** @description why the last fetch failed (404, not JSON, too large, timed out…) */
+                                    error: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    fetchedAt: string | null;
+                                    /** @description the spec validation report's verdict (see validate-metadata) */
+                                    valid: boolean | null;
+                                };
                                 description: string | null;
                                 /** @description u64 in the smallest unit, decimal string */
                                 supply: string | null;
@@ -776,6 +812,24 @@ export interface paths {
                                  * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
                                  */
                                 thumbnailUrl?: string | null;
+                                /** @description the off-chain document's image, as written (ipfs://, ar://, https://, data:) */
+                                image: string | null;
+                                /** @description the document's animation_url, as written */
+                                animationUrl: string | null;
+                                /** @description the token's off-chain metadata document: fetched, failed (and why) or pending */
+                                metadata: {
+                                    /** @description pending: not fetched yet; error: the last fetch failed (see error) */
+                                    status: "ok" | "error" | "pending";
+                                    /** @description why the last fetch failed (404, not JSON, too large, timed out…) */
+                                    error: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO-8601 UTC
+                                     */
+                                    fetchedAt: string | null;
+                                    /** @description the spec validation report's verdict (see validate-metadata) */
+                                    valid: boolean | null;
+                                };
                                 description: string | null;
                                 /** @description u64 in the smallest unit, decimal string */
                                 supply: string | null;
@@ -1296,6 +1350,8 @@ export interface paths {
                                 traits: {
                                     traitType: string;
                                     value: string;
+                                    /** @description the on-chain property map, or the off-chain document (the chain wins where both name a trait) */
+                                    source: "chain" | "document";
                                     /** @description tokens of the collection with this value */
                                     count: number;
                                     /** @description count / collectionSize, 0..1 */
@@ -1596,6 +1652,24 @@ export interface paths {
                                      * @description absolute URL of the 256-pixel WebP thumbnail (GET /media/{id}); set w=64|256|512|1024 and format=webp|avif|png for others; null without a URI
                                      */
                                     thumbnailUrl?: string | null;
+                                    /** @description the off-chain document's image, as written (ipfs://, ar://, https://, data:) */
+                                    image: string | null;
+                                    /** @description the document's animation_url, as written */
+                                    animationUrl: string | null;
+                                    /** @description the token's off-chain metadata document: fetched, failed (and why) or pending */
+                                    metadata: {
+                                        /** @description pending: not fetched yet; error: the last fetch failed (see error) */
+                                        status: "ok" | "error" | "pending";
+                                        /** @description why the last fetch failed (404, not JSON, too large, timed out…) */
+                                        error: string | null;
+                                        /**
+                                         * Format: date-time
+                                         * @description ISO-8601 UTC
+                                         */
+                                        fetchedAt: string | null;
+                                        /** @description the spec validation report's verdict (see validate-metadata) */
+                                        valid: boolean | null;
+                                    };
                                     description: string | null;
                                     /** @description u64 in the smallest unit, decimal string */
                                     supply: string | null;
@@ -5058,6 +5132,147 @@ export interface paths {
                                     path: string;
                                     message: string;
                                 }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refresh-metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-fetch a token's or a whole collection's off-chain metadata document */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description either `tokenId` or `collectionId` */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description token id: refresh this token's document */
+                        tokenId: string;
+                    } | {
+                        /** @description collection id: refresh the collection's document and every token's */
+                        collectionId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                scope: "token" | "collection";
+                                collectionId: string;
+                                tokenId: string | null;
+                                /** @description stored documents made due now (ones never fetched are due already) */
+                                marked: number;
+                                /** @description the collection's crawl was queued now; false: the worker's sweep picks it up (within 5 minutes) */
+                                queued: boolean;
                             };
                         };
                     };

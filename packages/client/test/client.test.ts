@@ -97,6 +97,7 @@ describe('the typed client', () => {
         '/api/webhooks': { url: 'https://hooks.example.com/mdq' },
         '/api/webhooks/{endpointId}/pause': {},
         '/api/webhooks/{endpointId}/resume': {},
+        '/api/refresh-metadata': { collectionId: plain.collectionId },
         '/api/validate-metadata': {
           name: token.name,
           description: 'a token',
@@ -109,10 +110,12 @@ describe('the typed client', () => {
       // Answers that are not a 200 by design here: the media original sits at a URI this machine
       // cannot fetch (no network), so the route answers with its documented refusal.
       // The WebSocket feed answers a plain GET (no Upgrade) with its documented 400; its 101 is
-      // exercised by apps/api's contract test.
+      // exercised by apps/api's contract test. refresh-metadata accepts the request and answers
+      // before the crawl: 202.
       const documentedElse: Record<string, number[]> = {
         '/api/media/{id}': [404, 422, 503],
         '/api/events/ws': [400],
+        '/api/refresh-metadata': [202],
       };
       const called: string[] = [];
       const failures: string[] = [];

@@ -48,6 +48,12 @@ export interface Config {
   queuePrefix: string;
   ipfsGateways: string[];
   arweaveGateway: string;
+  /**
+   * Origins (`http://host:port`) the metadata fetchers may reach although their address is private:
+   * the SSRF guard's one explicit allowance (MDQ_TRUSTED_ORIGINS; `mdq start` adds its embedded
+   * devnet). Empty by default.
+   */
+  trustedOrigins: string[];
   /** `/ready` answers 503 once the indexed data is further behind the chain than this. */
   readyMaxLagSeconds: number;
   /** Unlocks the queue dashboard at /admin/queues (x-admin-key or basic auth); unset: no dashboard. */
@@ -136,6 +142,10 @@ export function loadConfig(env: Env = process.env): Config {
     arweaveGateway:
       optional(env, 'MDQ_ARWEAVE_GATEWAY', (v, n) => readUrl(v, n, ['http:', 'https:'])) ??
       DEFAULTS.arweaveGateway,
+    trustedOrigins: readList(env, 'MDQ_TRUSTED_ORIGINS', [], (v, n) => {
+      const url = readUrl(v, n, ['http:', 'https:']);
+      return new URL(url).origin;
+    }),
     readyMaxLagSeconds: readInt(
       env,
       'MDQ_READY_MAX_LAG_SECONDS',

@@ -39,6 +39,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MDQ_FEED_MAX_STREAMS_PER_KEY: 'many' })).toThrow(ConfigError);
   });
 
+  it('reads trusted origins as origins and names a bad one', () => {
+    expect(loadConfig({}).trustedOrigins).toEqual([]);
+    expect(
+      loadConfig({ MDQ_TRUSTED_ORIGINS: 'http://127.0.0.1:8090/metadata, https://Devnet.Example:8443' })
+        .trustedOrigins,
+    ).toEqual(['http://127.0.0.1:8090', 'https://devnet.example:8443']);
+    expect(() => loadConfig({ MDQ_TRUSTED_ORIGINS: 'ftp://x' })).toThrow(/MDQ_TRUSTED_ORIGINS/);
+  });
+
   it('fills the public fullnode for a named network', () => {
     expect(loadConfig({ APTOS_NETWORK: 'mainnet' }).fullnodeUrl).toBe(DEFAULTS.fullnodeUrls.mainnet);
   });

@@ -23,6 +23,7 @@ import * as workerFloorReads from './migrations/2026-11-29T1000_worker_floor_rea
 import * as ingestOwnershipIndexes from './migrations/2026-11-29T1100_ingest_ownership_indexes';
 import * as apiNaturalNameOrder from './migrations/2026-11-30T1000_api_natural_name_order';
 import * as publishableKeys from './migrations/2026-11-30T1000_publishable_keys';
+import * as metadataDocuments from './migrations/2026-11-30T1000_metadata_documents';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29T1100_ingest_ownership_indexes': ingestOwnershipIndexes,
   '2026-11-30T1000_api_natural_name_order': apiNaturalNameOrder,
   '2026-11-30T1000_publishable_keys': publishableKeys,
+  '2026-11-30T1000_metadata_documents': metadataDocuments,
 };
 
 export class MigrationError extends Error {

@@ -42,6 +42,7 @@ describe('migrations', () => {
         'lootboxes',
         'marketplace_activities',
         'media_renders',
+        'metadata_documents',
         'ranking_runs',
         'ranking_snapshots',
         'read_versions',

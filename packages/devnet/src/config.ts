@@ -17,6 +17,9 @@ export const PRESET_TRANSACTIONS: Readonly<Record<Preset, number>> = {
   large: 1_000_000,
 };
 
+/** Where a chain built without a server says its documents are: the default `mdq devnet` address. */
+const DEFAULT_METADATA_ORIGIN = 'http://127.0.0.1:8090';
+
 /** 2026-01-01T00:00:00Z: the fixed default "now", so the default chain is byte-for-byte stable. */
 export const DEFAULT_END_TIME_MS = Date.UTC(2026, 0, 1);
 
@@ -50,6 +53,12 @@ export interface ChainOptions {
    * Default 0: the NFT-only chain.
    */
   noiseShare?: number;
+  /**
+   * The origin (`http://host:port`) every collection and token URI names: the devnet server serves
+   * the documents and images there (`/metadata/...`). The server sets it to its own address.
+   * Default DEFAULT_METADATA_ORIGIN.
+   */
+  metadataOrigin?: string;
   /** The transaction ending each block. Default `epilogue`. */
   blockEnding?: BlockEnding;
   /**
@@ -87,6 +96,7 @@ export interface ChainConfig {
   lootboxAddress: string;
   chainId: number;
   noiseShare: number;
+  metadataOrigin: string;
   blockEnding: BlockEnding;
   validatorEvery: number;
   resumes: readonly ChainResume[];
@@ -144,6 +154,7 @@ export function resolveConfig(options: ChainOptions = {}): ChainConfig {
     lootboxAddress: normalizeAddress(options.lootboxAddress ?? DEFAULT_LOOTBOX_ADDRESS),
     chainId: options.chainId ?? 4,
     noiseShare: share('noiseShare', options.noiseShare ?? 0),
+    metadataOrigin: new URL(options.metadataOrigin ?? DEFAULT_METADATA_ORIGIN).origin,
     blockEnding: blockEnding(options.blockEnding ?? 'epilogue'),
     validatorEvery: nonNegativeInt('validatorEvery', options.validatorEvery ?? 100),
     resumes: (options.resumes ?? []).map((r) => ({

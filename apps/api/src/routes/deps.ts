@@ -9,6 +9,9 @@ import type { ReadStateSource } from '../plugins/freshness';
  */
 export type CollectionUriResolver = (collectionId: string) => Promise<unknown>;
 
+/** Queues one collection's metadata crawl on the worker (refresh-metadata); absent: the sweep does it. */
+export type MetadataCrawlRequester = (collectionId: string) => Promise<void>;
+
 /** What every route plugin is given: its own file, so that route files and the index need not import each other. */
 export interface RouteDeps {
   db: Db;
@@ -16,6 +19,7 @@ export interface RouteDeps {
   /** The process's read state (version + freshness), taken once per request before the handler. */
   readState: ReadStateSource;
   resolveCollectionUri?: CollectionUriResolver | undefined;
+  requestMetadataCrawl?: MetadataCrawlRequester | undefined;
   /** The service's "now" for statuses and windows; tests pin it to a chain's end. */
   now: () => Date;
   /** Rows a key may export per UTC day. */

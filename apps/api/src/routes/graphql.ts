@@ -52,8 +52,10 @@ export async function graphqlRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     return reply.type('application/json; charset=utf-8').send(body);
   };
   // Read-only (no mutations are served), so a browser dApp's publishable key may POST here too.
-  app.post('/v1/graphql', { schema: { hide: true }, config: { publishableKey: true } }, async (request, reply) =>
-    send(reply, requestOf(request.body, 'body')),
+  app.post(
+    '/v1/graphql',
+    { schema: { hide: true }, config: { publishableKey: true } },
+    async (request, reply) => send(reply, requestOf(request.body, 'body')),
   );
   app.get('/v1/graphql', { schema: { hide: true } }, async (request, reply) =>
     send(reply, requestOf(request.query, 'query')),

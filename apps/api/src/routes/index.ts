@@ -9,6 +9,7 @@ import { exportRoutes } from './export';
 import { graphqlRoutes } from './graphql';
 import { lootboxRoutes } from './lootbox';
 import { marketRoutes } from './market';
+import { metadataRoutes } from './metadata';
 import { rankingRoutes } from './rankings';
 import { tokenRoutes } from './tokens';
 import { userRoutes } from './user';
@@ -28,11 +29,12 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await userRoutes(app, deps);
   await lootboxRoutes(app, deps);
   await rankingRoutes(app, deps);
-  // What a publishable (browser) key may not do: the utility writes, bulk export, webhook
-  // management. Two scopes keep the routes in their order (the OpenAPI document's order).
+  // What a publishable (browser) key may not do: the utility writes, metadata refreshes, bulk
+  // export, webhook management. Two scopes keep the routes in their order (the OpenAPI document's).
   await app.register(async (secret) => {
     registerSecretKeyOnly(secret);
     await utilityRoutes(secret, deps);
+    await metadataRoutes(secret, deps);
     await exportRoutes(secret, deps);
   });
   await analyticsRoutes(app, deps);

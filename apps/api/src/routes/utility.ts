@@ -7,8 +7,8 @@ import {
   type NamedCollection,
   readCollectionUriState,
 } from '@mdq/db';
+import { validateMetadata } from '@mdq/worker/validate-metadata';
 import type { FastifyInstance } from 'fastify';
-import { validateMetadata } from '../metadata/validate-metadata';
 import { ApiError } from '../plugins/errors';
 import { ERRORS, One } from '../schemas/common';
 import {

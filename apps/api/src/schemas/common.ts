@@ -66,6 +66,23 @@ export const ThumbnailUrl = Type.Optional(
   ),
 );
 
+/** The crawl state of a token's off-chain document (issue #41). */
+const TokenMetadataState = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('pending')], {
+      description: 'pending: not fetched yet; error: the last fetch failed (see error)',
+    }),
+    error: Nullable(
+      Type.String({ description: 'why the last fetch failed (404, not JSON, too large, timed out…)' }),
+    ),
+    fetchedAt: Nullable(IsoTime),
+    valid: Nullable(
+      Type.Boolean({ description: "the spec validation report's verdict (see validate-metadata)" }),
+    ),
+  },
+  { description: "the token's off-chain metadata document: fetched, failed (and why) or pending" },
+);
+
 export const TokenSummary = Type.Object({
   tokenId: LongAddress,
   tokenName: Type.String(),
@@ -76,6 +93,13 @@ export const TokenSummary = Type.Object({
   collectionUrl: Nullable(Type.String()),
   tokenUri: Nullable(Type.String()),
   thumbnailUrl: ThumbnailUrl,
+  image: Nullable(
+    Type.String({
+      description: "the off-chain document's image, as written (ipfs://, ar://, https://, data:)",
+    }),
+  ),
+  animationUrl: Nullable(Type.String({ description: "the document's animation_url, as written" })),
+  metadata: TokenMetadataState,
   description: Nullable(Type.String()),
   supply: Nullable(U64Out),
   maximum: Nullable(U64Out),

@@ -136,6 +136,10 @@ export const TokenTraits = Type.Object({
     Type.Object({
       traitType: Type.String(),
       value: Type.String(),
+      source: Type.Union([Type.Literal('chain'), Type.Literal('document')], {
+        description:
+          'the on-chain property map, or the off-chain document (the chain wins where both name a trait)',
+      }),
       count: Type.Integer({ description: 'tokens of the collection with this value' }),
       share: Type.Number({ description: 'count / collectionSize, 0..1' }),
     }),

@@ -28,15 +28,19 @@ export function apiCommand(program: Command): void {
       ]);
       // With MDQ_API_WORKERS > 1 this runs again in each cluster worker: only the primary migrates.
       const database = await resolveDatabase(config, { mayStart: false, migrate: cluster.isPrimary });
+      const redisUrl = await resolveRedisUrl(config);
+      // refresh-metadata queues crawls on the worker's queue; without Redis the worker's sweep does.
+      const crawls = redisUrl ? worker.metadataCrawlProducer(redisUrl, config.queuePrefix) : null;
       const api = await startApiServers(config, database.url, {
         resolveCollectionUri: (id) => worker.resolveCollectionUri(database.db, id, gateways(config)),
-        redisUrl: await resolveRedisUrl(config),
+        ...(crawls ? { requestMetadataCrawl: crawls.request } : {}),
+        redisUrl,
         media: await mediaRendererFor(config, database.db),
       });
       // A cluster worker serves until the primary stops it.
       if (!api) return;
       const processes = api.workers > 1 ? ` (${api.workers} processes)` : '';
       console.log(`mdq api listening on ${api.url}/${config.network}/api${processes}`);
-      onShutdown([database.close, api.close]);
+      onShutdown([database.close, api.close, ...(crawls ? [crawls.close] : [])]);
     });
 }

@@ -65,12 +65,13 @@ async function startAll(
 
   const redisUrl = await resolveRedisUrl(config);
   // One renderer and cache for the API's media route and the worker's pre-rendering.
-  const media = await mediaRendererFor(config, database.db);
+  const fetching = gateways(config, devnet?.origin);
+  const media = await mediaRendererFor(config, database.db, devnet?.origin);
   const worker = await startWorker({
     db: database.db,
     redisUrl,
     prefix: config.queuePrefix,
-    uri: gateways(config),
+    uri: fetching,
     webhooks: webhookSettings(config),
     media,
   });
@@ -112,7 +113,8 @@ async function startAll(
     { ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
     database.url,
     {
-      resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, gateways(config)),
+      resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, fetching),
+      requestMetadataCrawl: worker.requestMetadataCrawl,
       redisUrl,
       media,
     },

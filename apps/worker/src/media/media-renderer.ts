@@ -2,7 +2,7 @@ import { type Db, mediaSourceOf } from '@mdq/db';
 import { allowList } from '../uri/address-policy';
 import { fetchFirst, imageField } from '../uri/resolve-collection-uri';
 import type { SafeFetchOptions } from '../uri/safe-fetch';
-import { type GatewayConfig, resolveUri } from '../uri/uri-schemes';
+import { type GatewayConfig, resolveUri, trustedOriginSet } from '../uri/uri-schemes';
 import { type CachedMedia, MediaCache } from './media-cache';
 import {
   CONTENT_TYPES,
@@ -51,6 +51,7 @@ export async function createMediaRenderer(options: MediaRendererOptions): Promis
     maxBytes: options.maxBytes ?? 25 << 20,
     maxRedirects: options.maxRedirects ?? 3,
     allowed: allowList(options.allowPrivateAddresses ?? []),
+    trustedOrigins: trustedOriginSet(options.trustedOrigins),
     userAgent: 'mdq-media/1',
   };
   const inFlight = new Map<string, Promise<Thumbnail>>();

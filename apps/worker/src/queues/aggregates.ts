@@ -1,4 +1,4 @@
-import { foldReadVersions, listUriCacheDue } from '@mdq/db';
+import { foldReadVersions, listMetadataCollectionsDue, listUriCacheDue } from '@mdq/db';
 import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -19,6 +19,7 @@ export type AggregatePayload =
   | { task: 'rankings-refresh' }
   | { task: 'rarity-refresh' }
   | { task: 'uri-cache-sweep' }
+  | { task: 'metadata-sweep' }
   | { task: 'read-versions-fold' }
   | { task: 'media-prerender' };
 
@@ -49,6 +50,11 @@ export async function processAggregate(
       return ctx.media ? prerenderThumbnails(ctx.db, ctx.media, now) : { skipped: 'no media renderer' };
     case 'read-versions-fold':
       return foldReadVersions(ctx.db);
+    case 'metadata-sweep': {
+      const due = await listMetadataCollectionsDue(ctx.db, now, ctx.uriSweepBatch);
+      for (const id of due) await ctx.requestMetadataCrawl(id);
+      return { enqueued: due.length };
+    }
     case 'uri-cache-sweep': {
       const due = await listUriCacheDue(ctx.db, now, ctx.uriSweepBatch);
       for (const id of due) await ctx.requestUriResolve(id);

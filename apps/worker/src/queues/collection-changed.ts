@@ -5,7 +5,8 @@ import { computeCollectionRarity } from '../tasks/rarity';
 /**
  * Consumer of the indexer's `collection-changed` jobs (payload, id and producer live in @mdq/jobs):
  * the collection's rarity is recomputed here and now (a reveal is visible within seconds), rankings
- * are refreshed once for the whole burst, and a collection never resolved gets its URI resolved.
+ * are refreshed once for the whole burst, a collection never resolved gets its URI resolved, and
+ * its metadata crawl is asked for (new mints and mutated tokens are due; the crawl finds them).
  */
 export async function processCollectionChanged(
   ctx: WorkerContext,
@@ -20,6 +21,7 @@ export async function processCollectionChanged(
     .where('collection_id', '=', payload.collectionId)
     .executeTakeFirst();
   if (!cached) await ctx.requestUriResolve(payload.collectionId);
+  await ctx.requestMetadataCrawl(payload.collectionId);
   return { rarityTokens };
 }
 

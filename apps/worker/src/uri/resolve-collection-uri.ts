@@ -7,7 +7,7 @@ import {
 } from '@mdq/db';
 import { allowList } from './address-policy';
 import { FetchForbiddenError, type SafeFetchOptions, safeFetch } from './safe-fetch';
-import { type GatewayConfig, type ResolvedUri, resolveUri } from './uri-schemes';
+import { type GatewayConfig, type ResolvedUri, resolveUri, trustedOriginSet } from './uri-schemes';
 
 export interface UriCacheOptions extends GatewayConfig {
   /** Fresh results are served from the cache this long. */
@@ -109,6 +109,7 @@ async function resolveImage(uri: string, options: UriCacheOptions): Promise<Imag
     maxBytes: options.maxBytes ?? URI_CACHE_DEFAULTS.maxBytes,
     maxRedirects: options.maxRedirects ?? URI_CACHE_DEFAULTS.maxRedirects,
     allowed: allowList(options.allowPrivateAddresses ?? []),
+    trustedOrigins: trustedOriginSet(options.trustedOrigins),
     // A collection URI that is itself an image is the image: keep the headers, skip the bytes.
     wantBody: (type) => !type?.startsWith('image/'),
   };

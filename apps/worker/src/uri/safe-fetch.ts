@@ -22,6 +22,12 @@ export interface SafeFetchOptions {
   maxBytes: number;
   maxRedirects: number;
   allowed?: BlockList;
+  /**
+   * Origins (`http://127.0.0.1:8090`) fetched even when their host is a private address: the
+   * embedded devnet's own server in `mdq start` and tests (MDQ_TRUSTED_ORIGINS). Checked per hop, so
+   * a redirect from a trusted origin to any other private address is still refused.
+   */
+  trustedOrigins?: ReadonlySet<string>;
   userAgent?: string;
   /** Read the body only when this says so (an image needs its headers, not its bytes). */
   wantBody?: (contentType: string | null) => boolean;
@@ -56,10 +62,12 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
 export async function pinnedAddress(
   url: URL,
   allowed: BlockList | undefined,
+  trustedOrigins?: ReadonlySet<string>,
 ): Promise<{ address: string; family: number }> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new FetchForbiddenError(`refused scheme ${url.protocol}`);
   }
+  const trusted = trustedOrigins?.has(url.origin) ?? false;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const literal = isIP(host);
   const addresses = literal
@@ -67,7 +75,7 @@ export async function pinnedAddress(
     : await lookup(host, { all: true, verbatim: true });
   if (addresses.length === 0) throw new FetchRefusedError(`no address for ${host}`);
   for (const a of addresses) {
-    if (!isAllowedAddress(a.address, allowed))
+    if (!trusted && !isAllowedAddress(a.address, allowed))
       // Say nothing of the address: a DNS answer for an internal name is itself internal information.
       throw new FetchForbiddenError('refused: private address');
   }
@@ -81,7 +89,7 @@ type Hop = SafeResponse | { location: string };
 async function fetchOnce(url: URL, options: SafeFetchOptions, deadline: number): Promise<Hop> {
   const remaining = deadline - Date.now();
   if (remaining <= 0) throw new FetchRefusedError('timed out');
-  const pinned = await withDeadline(pinnedAddress(url, options.allowed), deadline);
+  const pinned = await withDeadline(pinnedAddress(url, options.allowed, options.trustedOrigins), deadline);
   const pinnedLookup: LookupFunction = (_host, opts, callback) => {
     if (opts.all) callback(null, [pinned]);
     else callback(null, pinned.address, pinned.family);

@@ -2,6 +2,21 @@
 export interface GatewayConfig {
   ipfsGateways: readonly string[];
   arweaveGateway: string;
+  /** Origins fetched even at a private address (the embedded devnet's server); see SafeFetchOptions. */
+  trustedOrigins?: readonly string[];
+}
+
+/** The trusted origins in the form safeFetch compares (`URL.origin`); malformed entries are dropped. */
+export function trustedOriginSet(origins: readonly string[] | undefined): ReadonlySet<string> {
+  const set = new Set<string>();
+  for (const origin of origins ?? []) {
+    try {
+      set.add(new URL(origin).origin);
+    } catch {
+      // Config validation names a bad entry; a stray one here trusts nothing.
+    }
+  }
+  return set;
 }
 
 export type ResolvedUri =

@@ -185,7 +185,8 @@ export const EXPORT_DATASETS = {
     wallet: '(x.buyer = $wallet OR x.seller = $wallet)',
   },
   tokens: {
-    from: 'tokens x LEFT JOIN collections c ON c.collection_id = x.collection_id',
+    from: `tokens x LEFT JOIN collections c ON c.collection_id = x.collection_id
+           LEFT JOIN metadata_documents d ON d.kind = 'token' AND d.subject_id = x.token_data_id`,
     columns: apiColumns<TokenSummary, 'lastVersion' | 'properties'>({
       lastVersion: ['x.last_transaction_version', 'int'],
       tokenId: ['x.token_data_id'],
@@ -196,6 +197,14 @@ export const EXPORT_DATASETS = {
       collectionId: ['x.collection_id'],
       collectionUrl: ['c.uri'],
       tokenUri: ['x.token_uri'],
+      image: ['d.image'],
+      animationUrl: ['d.animation_url'],
+      metadata: [
+        `json_build_object('status', coalesce(d.status, 'pending'), 'error', d.error,
+           'fetchedAt', to_char(d.fetched_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'valid', (d.report ->> 'valid')::boolean)`,
+        'json',
+      ],
       description: ['x.description'],
       supply: ['x.supply', 'u64'],
       maximum: ['x.maximum', 'u64'],

@@ -71,15 +71,27 @@ export async function writeTokens(db: Db, batch: IngestBatch): Promise<number> {
   // replay or a partial fact cannot skew them.
   const withProps = changed.filter((r) => r.has_properties).map((r) => r.token_data_id);
   if (withProps.length > 0) {
-    await sql`DELETE FROM token_attributes WHERE token_data_id = ANY(${withProps}::text[])`.execute(db);
+    // Only the on-chain rows are replaced: a token's document traits (source 'document', written by
+    // the metadata crawler) stay. The property map wins where both name a trait (docs/DECISIONS.md),
+    // and a document trait the map stops naming comes back from the stored document.
+    await sql`DELETE FROM token_attributes WHERE token_data_id = ANY(${withProps}::text[]) AND source = 'chain'`.execute(
+      db,
+    );
     const inserted = await sql`
       INSERT INTO token_attributes (token_data_id, trait_type, collection_id, value)
       SELECT t.token_data_id, kv.key, t.collection_id, kv.value
       FROM tokens t, jsonb_each_text(t.properties) kv
       WHERE t.token_data_id = ANY(${withProps}::text[]) AND jsonb_typeof(t.properties) = 'object'
-      ON CONFLICT DO NOTHING
+      ON CONFLICT (token_data_id, trait_type) DO UPDATE SET value = excluded.value, source = 'chain'
     `.execute(db);
     written += Number(inserted.numAffectedRows ?? 0);
+    await sql`
+      INSERT INTO token_attributes (token_data_id, trait_type, collection_id, value, source)
+      SELECT d.subject_id, a.trait_type, d.collection_id, a.value, 'document'
+      FROM metadata_documents d, jsonb_to_recordset(d.attributes) a(trait_type text, value text)
+      WHERE d.kind = 'token' AND d.subject_id = ANY(${withProps}::text[]) AND jsonb_typeof(d.attributes) = 'array'
+      ON CONFLICT DO NOTHING
+    `.execute(db);
   }
   return written;
 }

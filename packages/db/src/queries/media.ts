@@ -3,7 +3,7 @@ import type { Db } from '../database';
 
 export interface MediaSource {
   kind: 'token' | 'collection';
-  /** The token's or collection's URI: an image, or metadata naming one. */
+  /** The crawled document's image, else the token's or collection's URI: an image, or metadata naming one. */
   uri: string | null;
 }
 
@@ -13,11 +13,18 @@ export async function mediaSourceOf(db: Db, id: string): Promise<MediaSource | n
   return rows[0] ?? null;
 }
 
+/**
+ * The picture of a token or collection: the `image` of its crawled document when there is one (the
+ * last good document's, even after a failed refresh), else its URI (an image, or a document that the
+ * renderer reads the image from).
+ */
 function mediaSourceSql(id: string) {
+  const crawled = (kind: string) =>
+    sql`(SELECT d.image FROM metadata_documents d WHERE d.kind = ${kind} AND d.subject_id = ${id})`;
   return sql`
-    (SELECT 'token' AS kind, token_uri AS uri FROM tokens WHERE token_data_id = ${id})
+    (SELECT 'token' AS kind, coalesce(${crawled('token')}, token_uri) AS uri FROM tokens WHERE token_data_id = ${id})
     UNION ALL
-    (SELECT 'collection', uri FROM collections WHERE collection_id = ${id})
+    (SELECT 'collection', coalesce(${crawled('collection')}, uri) FROM collections WHERE collection_id = ${id})
     LIMIT 1`;
 }
 

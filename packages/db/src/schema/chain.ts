@@ -46,6 +46,8 @@ export interface TokenAttributesTable {
   trait_type: string;
   collection_id: string;
   value: string;
+  /** Where the trait comes from: the on-chain property map, or the off-chain document (issue #41). */
+  source: Defaulted<'chain' | 'document'>;
 }
 
 export interface TokenOwnershipsTable {

@@ -35,6 +35,7 @@ import type {
   MarketplaceActivitiesTable,
   TokenOffersTable,
 } from './market';
+import type { MetadataDocumentsTable } from './metadata';
 import type {
   ApiKeysTable,
   ChainTipTable,
@@ -77,6 +78,7 @@ export interface Database {
   collection_rarity_marks: CollectionRarityMarksTable;
   user_inventory_snapshots: UserInventorySnapshotsTable;
   collection_uri_cache: CollectionUriCacheTable;
+  metadata_documents: MetadataDocumentsTable;
   api_keys: ApiKeysTable;
   export_usage: ExportUsageTable;
   media_renders: MediaRendersTable;
@@ -93,5 +95,6 @@ export type * from './columns';
 export type * from './derived';
 export type * from './lootbox';
 export type * from './market';
+export type * from './metadata';
 export type * from './ops';
 export type * from './webhooks';

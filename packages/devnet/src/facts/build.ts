@@ -1,3 +1,4 @@
+import { chainTraits, documentTraits, mergedTraits } from '../metadata/plan';
 import type { SimState } from '../sim/state';
 import { drawTraits } from '../world/traits';
 import type { World } from '../world/world';
@@ -35,18 +36,31 @@ function offerCounts(
   return { ...tally, active, expired: open.length - active };
 }
 
-function traitsOf(world: World, s: SimState, t: number): Record<string, string> {
+/** A token's traits: on its property map, in its document (null when that fails), and merged. */
+function traitsOf(
+  world: World,
+  s: SimState,
+  t: number,
+): Pick<TokenFacts, 'traits' | 'documentTraits' | 'expectedTraits' | 'metadataFault'> {
   const c = s.tokColl[t] ?? 0;
   const spec = world.collections[c];
-  if (spec === undefined) return {};
-  if (spec.lootbox >= 0)
-    return { tier: world.lootboxes[spec.lootbox]?.tiers[s.tokTier[t] ?? 0]?.name ?? 'Common' };
-  const drawn = drawTraits(world.config.seed, c, s.tokSerial[t] ?? 0, spec.traits);
-  const out: Record<string, string> = {};
-  drawn.values.forEach((v, i) => {
-    if (v >= 0) out[spec.traits.keys[i] as string] = spec.traits.values[i]?.[v] as string;
-  });
-  return out;
+  if (spec === undefined)
+    return { traits: {}, documentTraits: null, expectedTraits: {}, metadataFault: null };
+  if (spec.lootbox >= 0) {
+    const tier = { tier: world.lootboxes[spec.lootbox]?.tiers[s.tokTier[t] ?? 0]?.name ?? 'Common' };
+    return { traits: tier, documentTraits: {}, expectedTraits: tier, metadataFault: null };
+  }
+  const serial = s.tokSerial[t] ?? 0;
+  const drawn = drawTraits(world.config.seed, c, serial, spec.traits).values;
+  const chain = chainTraits(spec.metadata, spec.traits, drawn);
+  const fault = spec.metadata.faults.get(serial) ?? null;
+  const document = fault === null ? documentTraits(spec.metadata, spec.traits, drawn, 0) : null;
+  return {
+    traits: chain,
+    documentTraits: document,
+    expectedTraits: mergedTraits(chain, document),
+    metadataFault: fault,
+  };
 }
 
 /** Assembles the facts from the final state plus what the recorder saw on the way. */
@@ -82,6 +96,8 @@ export function buildFacts(world: World, s: SimState, rec: RecordedTallies): Dev
     const tally = rec.collections[c];
     return {
       collectionId: ids[c] as string,
+      traitSource: spec.metadata.source,
+      conflictTrait: spec.metadata.conflict >= 0 ? (spec.traits.keys[spec.metadata.conflict] ?? null) : null,
       name: spec.name,
       standard: spec.standard,
       creator: addr(spec.creator),
@@ -179,7 +195,7 @@ export function buildFacts(world: World, s: SimState, rec: RecordedTallies): Dev
       owner: addr(owner),
       listed: (s.tokListing[t] ?? 0) !== 0,
       listPrice: (s.tokListing[t] ?? 0) !== 0 ? String(s.tokPrice[t]) : null,
-      traits: traitsOf(world, s, t),
+      ...traitsOf(world, s, t),
       mintedVersion: rec.mintedAt.get(t) ?? -1,
       listedVersion: (s.tokListing[t] ?? 0) !== 0 ? (rec.listedAt.get(t) ?? -1) : null,
     });

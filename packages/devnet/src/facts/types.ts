@@ -1,3 +1,4 @@
+import type { MetadataFault, TraitSource } from '../metadata/plan';
 /** Window keys used throughout the facts: trailing windows ending at the chain's "now". */
 export const WINDOWS = ['24h', '7d', '30d', 'all'] as const;
 export type WindowKey = (typeof WINDOWS)[number];
@@ -20,6 +21,10 @@ export interface OfferCounts {
 }
 
 export interface CollectionFacts {
+  /** Where the collection keeps its traits: the property map, the off-chain document, or both. */
+  traitSource: TraitSource;
+  /** `both`: the trait type both sources name, the document with another value; else null. */
+  conflictTrait: string | null;
   /** v2: collection object address; v1: sha256(creator::collection) — both AIP-40 long form. */
   collectionId: string;
   name: string;
@@ -73,8 +78,17 @@ export interface TokenFacts {
   listed: boolean;
   /** Octas asked by its active listing, null when not listed. */
   listPrice: string | null;
-  /** Trait name -> value; absent traits are missing. Lootbox tokens: { tier }. */
+  /** The on-chain property map: trait name -> value; absent traits are missing. Lootbox tokens: { tier }. */
   traits: Record<string, string>;
+  /** The traits its off-chain document lists; null when its URI misbehaves (`metadataFault`). */
+  documentTraits: Record<string, string> | null;
+  /**
+   * The token's traits as a reader of both sources shows them: the document's, with the property
+   * map's value where both name a trait (mdq's documented precedence). What rarity is computed over.
+   */
+  expectedTraits: Record<string, string>;
+  /** How its document URI misbehaves, null when it serves a good document. */
+  metadataFault: MetadataFault | null;
   /** The version that minted it. */
   mintedVersion: number;
   /** The version that placed (or last repriced) its active listing, null when not listed. */

@@ -120,7 +120,8 @@ export class Entities {
     const traits = drawTraits(this.seed, c, state.tokSerial[token] ?? 0, spec.traits);
     const out: [string, string, string][] = [];
     traits.values.forEach((v, i) => {
-      if (v < 0) return;
+      // Traits the collection keeps in its off-chain document only are not on the property map.
+      if (v < 0 || !spec.metadata.onChain[i]) return;
       out.push([
         spec.traits.keys[i] as string,
         spec.traits.values[i]?.[v] as string,

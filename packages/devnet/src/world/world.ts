@@ -1,4 +1,5 @@
 import type { ChainConfig } from '../config';
+import { type CollectionMetadataPlan, metadataPlan } from '../metadata/plan';
 import { Timeline } from '../timeline';
 import { hex32, moveAddress } from '../util/hex';
 import { Rng } from '../util/prng';
@@ -32,6 +33,8 @@ export interface CollectionSpec {
   hypeWidthUs: number;
   royaltyPercent: number;
   traits: TraitSchema;
+  /** Which traits sit on chain and which in the off-chain document, and the misbehaving URIs. */
+  metadata: CollectionMetadataPlan;
   /** Index into `lootboxes`, -1 for ordinary collections. */
   lootbox: number;
 }
@@ -109,11 +112,12 @@ export function buildWorld(config: ChainConfig): World {
   const baseCollection = (index: number, name: string, createVersion: number): CollectionSpec => {
     const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     const createUs = timeline.stepTimestampUs(createVersion);
-    return {
+    const spec: Omit<CollectionSpec, 'metadata'> = {
       index,
       name,
       description: `${name}: a simulated collection on the mdq devnet.`,
-      uri: `https://devnet.mdq.local/collections/${slug}`,
+      // Served by the devnet's own HTTP server (src/metadata): the document and image of every URI.
+      uri: `${config.metadataOrigin}/metadata/collections/${slug}`,
       creator: creatorOf(index),
       standard: 'v2',
       era: 'legacy',
@@ -133,6 +137,7 @@ export function buildWorld(config: ChainConfig): World {
       traits: buildTraitSchema(rng),
       lootbox: -1,
     };
+    return { ...spec, metadata: metadataPlan(index, false, spec.traits) };
   };
 
   const regular = config.collections;
@@ -178,6 +183,7 @@ export function buildWorld(config: ChainConfig): World {
     spec.era = 'modern';
     spec.supplyKind = 'concurrent';
     spec.lootbox = l;
+    spec.metadata = metadataPlan(index, true, spec.traits);
     const tierCount = rng.range(3, 5);
     const maxSupply = kind === 1 ? Math.max(5, Math.round(purchasesPerBox * 0.4)) : purchasesPerBox * 4;
     spec.maxSupply = maxSupply;

@@ -9,6 +9,7 @@ export * from './listing-card';
 export * from './listings';
 export * from './lootbox';
 export * from './market-activity';
+export * from './metadata-refresh';
 export * from './pagination';
 export * from './rankings';
 export * from './search';

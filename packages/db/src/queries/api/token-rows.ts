@@ -12,7 +12,20 @@ export const TOKEN_COLUMNS = sql`
   coalesce(t.creator_address, c.creator_address) AS creator_address,
   coalesce(t.collection_name, c.collection_name) AS collection_name,
   c.uri AS collection_uri, t.token_uri, t.description, t.supply::text AS supply, t.maximum::text AS maximum, t.is_burned,
-  t.lootbox_id, t.lootbox_tier, t.minted_at, t.minted_version, t.last_transaction_version`;
+  t.lootbox_id, t.lootbox_tier, t.minted_at, t.minted_version, t.last_transaction_version,
+  (SELECT json_build_object('image', d.image, 'animation_url', d.animation_url, 'status', d.status,
+            'error', d.error, 'fetched_at', d.fetched_at, 'valid', (d.report ->> 'valid')::boolean)
+     FROM metadata_documents d WHERE d.kind = 'token' AND d.subject_id = t.token_data_id) AS document`;
+
+/** What token answers show of the crawled document (one primary-key probe per token). */
+interface DocumentSummary {
+  image: string | null;
+  animation_url: string | null;
+  status: 'ok' | 'error';
+  error: string | null;
+  fetched_at: string | Date;
+  valid: boolean | null;
+}
 
 /** The columns TOKEN_COLUMNS reads, typed by the schema. */
 export type TokenRecord = Pick<
@@ -36,7 +49,23 @@ export type TokenRecord = Pick<
   creator_address: string | null;
   collection_name: string | null;
   collection_uri: ReadRow<CollectionsTable>['uri'];
+  document: DocumentSummary | null;
 };
+
+/** The token's off-chain document as its answers show it; `pending` until the crawler has fetched it. */
+export interface TokenMetadataState {
+  status: 'ok' | 'error' | 'pending';
+  /** Why the last fetch failed (the last good document's fields, if any, are still shown). */
+  error: string | null;
+  fetchedAt: string | null;
+  /** The spec validation report's verdict; null for an image URI or before a fetch. */
+  valid: boolean | null;
+}
+
+export function toTokenMetadataState(d: DocumentSummary | null): TokenMetadataState {
+  if (!d) return { status: 'pending', error: null, fetchedAt: null, valid: null };
+  return { status: d.status, error: d.error, fetchedAt: iso(d.fetched_at), valid: d.valid };
+}
 
 export interface TokenSummary {
   tokenId: string;
@@ -47,6 +76,10 @@ export interface TokenSummary {
   collectionId: string;
   collectionUrl: string | null;
   tokenUri: string | null;
+  /** The document's `image` and `animation_url` as written (ipfs://, ar://, https://, data:). */
+  image: string | null;
+  animationUrl: string | null;
+  metadata: TokenMetadataState;
   description: string | null;
   supply: string | null;
   maximum: string | null;
@@ -67,6 +100,9 @@ export function toTokenSummary(r: TokenRecord): TokenSummary {
     collectionId: r.collection_id,
     collectionUrl: r.collection_uri,
     tokenUri: r.token_uri,
+    image: r.document?.image ?? null,
+    animationUrl: r.document?.animation_url ?? null,
+    metadata: toTokenMetadataState(r.document),
     description: r.description,
     supply: r.supply,
     maximum: r.maximum,

@@ -4,6 +4,8 @@ import type { Db } from '../../database';
 export interface TraitShare {
   traitType: string;
   value: string;
+  /** Where the trait comes from: the on-chain property map or the off-chain document. */
+  source: 'chain' | 'document';
   /** Live tokens of the collection with this value. */
   count: number;
   /** count / live tokens of the collection, 0..1. */
@@ -29,12 +31,12 @@ export async function tokenTraits(
     size: number | null;
     rank: number | null;
     score: number | null;
-    traits: { trait_type: string; value: string; count: number }[];
+    traits: { trait_type: string; value: string; source: 'chain' | 'document'; count: number }[];
   }>`
     SELECT (SELECT live_tokens FROM collection_trait_totals WHERE collection_id = ${collectionId}) AS size,
            r.rank, r.score,
            COALESCE((
-             SELECT json_agg(json_build_object('trait_type', a.trait_type, 'value', a.value,
+             SELECT json_agg(json_build_object('trait_type', a.trait_type, 'value', a.value, 'source', a.source,
                                                'count', COALESCE(c.live_count, 0)) ORDER BY a.trait_type)
                FROM token_attributes a
                LEFT JOIN trait_value_counts c
@@ -49,6 +51,7 @@ export async function tokenTraits(
     traits: (row?.traits ?? []).map((r) => ({
       traitType: r.trait_type,
       value: r.value,
+      source: r.source,
       count: r.count,
       share: collectionSize > 0 ? Math.round((r.count / collectionSize) * 10_000) / 10_000 : 0,
     })),

@@ -2,6 +2,7 @@ export * from './floors-at';
 export * from './hourly-snapshots';
 export * from './inventory';
 export * from './market-filters';
+export * from './metadata-documents';
 export * from './rankings';
 export * from './rarity';
 export * from './signals';

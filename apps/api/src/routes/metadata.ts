@@ -1,0 +1,63 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { findRefreshTarget, requestMetadataRefresh } from '@mdq/db';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../plugins/errors';
+import { ERRORS, One } from '../schemas/common';
+import { RefreshMetadataAccepted, RefreshMetadataInput } from '../schemas/metadata';
+import type { RouteDeps } from './deps';
+
+const tags = ['utility'];
+
+/** Refresh requests per API key per minute: each can make a whole collection's documents due. */
+const REFRESH_METADATA_PER_MINUTE = 10;
+
+/**
+ * `POST /refresh-metadata`: re-fetch a token's off-chain document, or a collection's and all its
+ * tokens', as marketplaces offer. The documents become due now and the collection's crawl is queued
+ * (when this process can reach the worker's queue); the answer is 202 at once, the crawl follows.
+ */
+export async function metadataRoutes(scope: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/refresh-metadata',
+    {
+      schema: {
+        tags,
+        summary: "Re-fetch a token's or a whole collection's off-chain metadata document",
+        body: RefreshMetadataInput,
+        response: { 202: One(RefreshMetadataAccepted), ...ERRORS, 415: ERRORS[400] },
+      },
+      config: { rateLimit: { max: REFRESH_METADATA_PER_MINUTE, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const input = request.body;
+      const target = await findRefreshTarget(deps.db, input);
+      if (!target) {
+        throw 'tokenId' in input
+          ? new ApiError(404, 'TOKEN_NOT_FOUND', `no token ${input.tokenId}`)
+          : new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection ${input.collectionId}`);
+      }
+      const marked = await requestMetadataRefresh(deps.db, target, deps.now());
+      // The documents are due in the database already: a queue that cannot be reached only means
+      // the worker's sweep (every 5 minutes) crawls them instead of the queue doing it now.
+      const queued = deps.requestMetadataCrawl
+        ? await deps.requestMetadataCrawl(target.collectionId).then(
+            () => true,
+            (err: unknown) => {
+              request.log.warn({ err }, 'metadata crawl not queued; the sweep will pick it up');
+              return false;
+            },
+          )
+        : false;
+      return reply.code(202).send({
+        data: {
+          scope: target.tokenId === null ? 'collection' : 'token',
+          collectionId: target.collectionId,
+          tokenId: target.tokenId,
+          marked,
+          queued,
+        },
+      });
+    },
+  );
+}
