@@ -40,7 +40,9 @@ describe('infra/Dockerfile', () => {
   it('runs node on the bundle as a non-root user, under tini, never pnpm or tsx', () => {
     const user = inRuntime('USER').at(-1) ?? '';
     expect(user).toMatch(/^USER [1-9]\d*:[1-9]\d*$/);
-    const entrypoint = JSON.parse((inRuntime('ENTRYPOINT').at(-1) ?? '').slice('ENTRYPOINT '.length)) as string[];
+    const entrypoint = JSON.parse(
+      (inRuntime('ENTRYPOINT').at(-1) ?? '').slice('ENTRYPOINT '.length),
+    ) as string[];
     expect(entrypoint).toEqual(['/usr/bin/tini', '--', 'node', '--enable-source-maps', '/app/dist/mdq.js']);
     expect(dockerfile).not.toMatch(/tsx/);
     expect(inRuntime('CMD')).toEqual(['CMD ["api"]']);

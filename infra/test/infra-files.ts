@@ -4,11 +4,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 
-export const INFRA = join(dirname(fileURLToPath(import.meta.url)), '..');
+const INFRA = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ROOT = join(INFRA, '..');
 
 export const readText = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
-export const rootPackage = (): { version: string; packageManager: string } => JSON.parse(readText('package.json'));
+export const rootPackage = (): { version: string; packageManager: string } =>
+  JSON.parse(readText('package.json'));
 
 /** Every document of every infra/k8s/*.yaml, with the file it came from. */
 export function k8sDocuments(): { file: string; doc: K8sObject }[] {

@@ -1,3 +1,7 @@
+import * as appsV1 from 'kubernetes-models/apps/v1';
+import * as batchV1 from 'kubernetes-models/batch/v1';
+import * as policyV1 from 'kubernetes-models/policy/v1';
+import * as coreV1 from 'kubernetes-models/v1';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type K8sObject, k8sDocuments, mdqCommands, readText } from './infra-files';
@@ -14,11 +18,18 @@ interface Model {
 }
 type ModelClass = new (data: unknown) => Model;
 
-async function modelOf(apiVersion: string, kind: string): Promise<ModelClass> {
-  const module = (await import(`kubernetes-models/${apiVersion}`)) as Record<string, ModelClass>;
-  const model = module[kind];
-  if (!model) throw new Error(`kubernetes-models has no ${kind} in ${apiVersion}`);
-  return model;
+/** The API groups the manifests use; a manifest of another group fails until it is added here. */
+const MODELS: Record<string, Record<string, unknown>> = {
+  v1: coreV1,
+  'apps/v1': appsV1,
+  'batch/v1': batchV1,
+  'policy/v1': policyV1,
+};
+
+function modelOf(apiVersion: string, kind: string): ModelClass {
+  const model = MODELS[apiVersion]?.[kind];
+  if (typeof model !== 'function') throw new Error(`no Kubernetes schema for ${apiVersion} ${kind}`);
+  return model as ModelClass;
 }
 
 interface Container {
@@ -57,7 +68,10 @@ const workloads: Workload[] = objects
   .filter((o) => o.kind === 'Deployment' || o.kind === 'Job')
   .map((o) => {
     const template = (o.spec as { template: { metadata?: Record<string, never>; spec: PodSpec } }).template;
-    const meta = (template.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
+    const meta = (template.metadata ?? {}) as {
+      labels?: Record<string, string>;
+      annotations?: Record<string, string>;
+    };
     return {
       kind: o.kind,
       name: o.metadata.name,
@@ -91,19 +105,21 @@ beforeAll(() => {
 });
 
 describe('infra/k8s manifests', () => {
-  it('every document is valid against the Kubernetes schemas', async () => {
+  it('every document is valid against the Kubernetes schemas', () => {
     expect(docs.length).toBeGreaterThanOrEqual(8);
     for (const { file, doc } of docs) {
-      const Model = await modelOf(doc.apiVersion, doc.kind);
+      const Model = modelOf(doc.apiVersion, doc.kind);
       expect(() => new Model(doc).validate(), `${file}: ${doc.kind} ${doc.metadata.name}`).not.toThrow();
     }
   });
 
-  it('the schema check rejects a manifest with a wrong field type', async () => {
+  it('the schema check rejects a manifest with a wrong field type', () => {
     const api = objects.find((o) => o.metadata.name === 'mdq-api' && o.kind === 'Deployment') as K8sObject;
     const broken = structuredClone(api) as unknown as { spec: { template: { spec: PodSpec } } };
-    (broken.spec.template.spec.containers[0] as unknown as { ports: unknown[] }).ports = [{ containerPort: 'http' }];
-    const Model = await modelOf('apps/v1', 'Deployment');
+    (broken.spec.template.spec.containers[0] as unknown as { ports: unknown[] }).ports = [
+      { containerPort: 'http' },
+    ];
+    const Model = modelOf('apps/v1', 'Deployment');
     expect(() => new Model(broken).validate()).toThrow(/containerPort/);
   });
 
@@ -130,7 +146,10 @@ describe('infra/k8s manifests', () => {
       expect(w.pod.securityContext, w.name).toMatchObject({ runAsNonRoot: true, runAsUser: uid });
       const volumes = new Set((w.pod.volumes ?? []).map((v) => v.name));
       for (const c of w.pod.containers) {
-        expect(c.securityContext, w.name).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+        expect(c.securityContext, w.name).toMatchObject({
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+        });
         expect(c.securityContext?.capabilities?.drop).toContain('ALL');
         const request = bytes(c.resources?.requests?.['memory'] ?? '');
         const limit = bytes(c.resources?.limits?.['memory'] ?? '');
@@ -162,7 +181,8 @@ describe('infra/k8s manifests', () => {
   it('a PodDisruptionBudget and the Service select the API pods', () => {
     const labels = named('mdq-api').labels;
     const pdb = objects.find((o) => o.kind === 'PodDisruptionBudget') as K8sObject;
-    const pdbSelector = (pdb.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels;
+    const pdbSelector = (pdb.spec as { selector: { matchLabels: Record<string, string> } }).selector
+      .matchLabels;
     expect(labels).toMatchObject(pdbSelector);
     const service = objects.find((o) => o.kind === 'Service') as K8sObject;
     expect(labels).toMatchObject((service.spec as { selector: Record<string, string> }).selector);
@@ -185,7 +205,10 @@ describe('infra/k8s manifests', () => {
 
 describe('infra/compose.yaml', () => {
   const compose = parse(readText('infra/compose.yaml'), { merge: true }) as {
-    services: Record<string, { build?: { context: string; dockerfile: string }; command?: string[]; stop_grace_period?: string }>;
+    services: Record<
+      string,
+      { build?: { context: string; dockerfile: string }; command?: string[]; stop_grace_period?: string }
+    >;
   };
   const mdqServices = Object.entries(compose.services).filter(([, s]) => s.build);
 

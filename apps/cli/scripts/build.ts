@@ -10,12 +10,13 @@
  * version and git commit stamped in (`mdq --version`, `/health`).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = join(root, '..', '..');
 const outdir = join(root, 'dist');
 
 /** The commit being built: MDQ_COMMIT (an image build has no .git), else git, else 'unknown'. */
@@ -39,21 +40,20 @@ const thirdPartyExternal: Plugin = {
 };
 
 // mdq's version is the root package.json's (as buildInfo() reads it when run from source).
-const { version } = JSON.parse(readFileSync(join(root, '..', '..', 'package.json'), 'utf8')) as {
+const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
   version: string;
 };
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: { mdq: join(root, 'src', 'main.ts') },
   outdir,
+  absWorkingDir: root,
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  // Maps name files relative to dist/, so stack traces read apps/…/src/*.ts, not an absolute path.
-  sourceRoot: '',
   plugins: [thirdPartyExternal],
   define: { MDQ_BUILD: JSON.stringify({ version, commit: commit() }) },
   banner: {
@@ -64,5 +64,16 @@ const result = await build({
   metafile: true,
 });
 chmodSync(join(outdir, 'mdq.js'), 0o755);
+// esbuild names each source relative to dist/ (../../../packages/db/src/…), which points outside a
+// release folder; named from the repository root instead, a stack trace reads /packages/db/src/….
+for (const map of Object.keys(result.metafile.outputs).filter((o) => o.endsWith('.map'))) {
+  const path = join(root, map);
+  const content = JSON.parse(readFileSync(path, 'utf8')) as { sources: string[]; sourceRoot?: string };
+  content.sources = content.sources.map((source) => relative(repo, resolve(outdir, source)));
+  content.sourceRoot = '/';
+  writeFileSync(path, JSON.stringify(content));
+}
 const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
-console.log(`dist/mdq.js: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1e6).toFixed(1)} MB`);
+console.log(
+  `dist/mdq.js: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1e6).toFixed(1)} MB`,
+);

@@ -28,7 +28,11 @@ function fromSource(): BuildInfo {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string };
   let commit = 'unknown';
   try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: 'pipe' }).trim();
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    }).trim();
   } catch {
     // not a git checkout, or no git installed
   }
