@@ -9,25 +9,18 @@
  * commands' lazy `import()`s stay lazy), source maps with the TypeScript sources, and the build's
  * version and git commit stamped in (`mdq --version`, `/health`).
  */
-import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildInfo } from '@mdq/config';
 import { build, type Plugin } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = join(root, '..', '..');
 const outdir = join(root, 'dist');
 
-/** The commit being built: MDQ_COMMIT (an image build has no .git), else git, else 'unknown'. */
-function commit(): string {
-  if (process.env['MDQ_COMMIT']) return process.env['MDQ_COMMIT'];
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: 'pipe' }).trim();
-  } catch {
-    return 'unknown';
-  }
-}
+/** What is built: the source's version and commit; MDQ_COMMIT names the commit (an image build has no .git). */
+const stamp = { ...buildInfo(), ...(process.env['MDQ_COMMIT'] ? { commit: process.env['MDQ_COMMIT'] } : {}) };
 
 /** Bare imports outside the workspace stay imports; `@mdq/*` and relative paths are bundled. */
 const thirdPartyExternal: Plugin = {
@@ -39,10 +32,6 @@ const thirdPartyExternal: Plugin = {
   },
 };
 
-// mdq's version is the root package.json's (as buildInfo() reads it when run from source).
-const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
-  version: string;
-};
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: { mdq: join(root, 'src', 'main.ts') },
@@ -55,7 +44,7 @@ const result = await build({
   target: 'node20',
   sourcemap: 'linked',
   plugins: [thirdPartyExternal],
-  define: { MDQ_BUILD: JSON.stringify({ version, commit: commit() }) },
+  define: { MDQ_BUILD: JSON.stringify(stamp) },
   banner: {
     // Runs as `./dist/mdq.js` too; the image starts `node --enable-source-maps dist/mdq.js` itself.
     js: '#!/usr/bin/env -S node --enable-source-maps',
