@@ -5,6 +5,7 @@
 #   DIR/dist/          the bundled `mdq` (apps/cli/scripts/build.ts) with its source maps
 #   DIR/node_modules/  the production dependencies of @mdq/cli and of every workspace package it
 #                      bundles, at the lockfile's versions, hoisted flat so dist/ resolves them
+#   DIR/pnpm-lock.yaml the shared lockfile cut down to those dependencies
 # Run it as `node --enable-source-maps DIR/dist/mdq.js <command>` (or `DIR/dist/mdq.js <command>`).
 # MDQ_COMMIT names the commit when there is no .git (an image build); else `git rev-parse HEAD`.
 set -euo pipefail
@@ -13,11 +14,12 @@ out="$(realpath -m "${1:-release}")"
 
 pnpm --filter @mdq/cli run build
 rm -rf "$out"
-# pnpm 10 deploys from a workspace without inject-workspace-packages only with --legacy (injecting
-# would change how every workspace package is linked in development). node-linker=hoisted lays the
-# dependencies of the bundled workspace packages out at the top of node_modules, where dist/ finds
-# them; --prod leaves every devDependency out.
-pnpm --filter @mdq/cli deploy --legacy --prod --config.node-linker=hoisted "$out" >/dev/null
+# pnpm 10 deploys from the shared lockfile only with inject-workspace-packages, set here for this
+# command alone (set in the workspace, it would change how every package is linked in development);
+# --legacy would resolve the versions afresh instead of taking the lockfile's. node-linker=hoisted
+# lays the dependencies of the bundled workspace packages out at the top of node_modules, where
+# dist/ finds them; --prod leaves every devDependency out.
+pnpm --config.inject-workspace-packages=true --filter @mdq/cli deploy --prod --config.node-linker=hoisted "$out" >/dev/null
 # The workspace packages are in the bundle; their TypeScript copies are not needed at run time.
 rm -rf "$out/node_modules/@mdq" "$out/node_modules/.bin"
 node -e '

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ROOT, rootPackage } from './infra-files';
 import { childrenOf, commandLine, ReleaseProcess } from './release-process';
 
@@ -69,6 +70,25 @@ describe('the release folder', () => {
     const modules = readdirSync(join(release, 'node_modules'));
     for (const dev of ['tsx', 'vitest', 'esbuild', 'turbo', '@biomejs', 'playwright-core', 'knip', '@mdq'])
       expect(modules, dev).not.toContain(dev);
+  });
+
+  it("installs the lockfile's version of every package", () => {
+    const lock = parse(readFileSync(join(ROOT, 'pnpm-lock.yaml'), 'utf8')) as {
+      packages: Record<string, unknown>;
+    };
+    const locked = new Set(Object.keys(lock.packages));
+    const top = readdirSync(join(release, 'node_modules')).filter((e) => !e.startsWith('.'));
+    const names = top.flatMap((e) =>
+      e.startsWith('@') ? readdirSync(join(release, 'node_modules', e)).map((s) => `${e}/${s}`) : [e],
+    );
+    const drift = names.flatMap((name) => {
+      const manifest = join(release, 'node_modules', name, 'package.json');
+      if (!existsSync(manifest)) return [];
+      const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+      return locked.has(`${name}@${version}`) ? [] : [`${name}@${version}`];
+    });
+    expect(names.length).toBeGreaterThan(100);
+    expect(drift).toEqual([]);
   });
 
   it('resolves and loads every package the bundle imports (native ones included) from its node_modules', () => {
