@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import { FEED_DEFAULTS } from '@mdq/config';
 import type { Db } from '@mdq/db';
-import type { Logger } from '@mdq/log';
+import { type Logger, redactUrl } from '@mdq/log';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -12,6 +12,8 @@ import Fastify, {
 } from 'fastify';
 import { type FeedOptions, FeedService } from './feed/feed-service';
 import { createApiKeyAuth, type InvalidKeyLimit, registerApiKeyAuth } from './plugins/auth';
+import { createOriginPolicy } from './plugins/browser-origins';
+import { registerCors } from './plugins/cors';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
 import { ReadStateSource, registerFreshnessHeaders } from './plugins/freshness';
@@ -36,8 +38,13 @@ export interface AppOptions {
   resolveCollectionUri?: CollectionUriResolver;
   /** "Now" for lootbox statuses and time windows; the wall clock unless a test pins it. */
   clock?: () => Date;
-  /** Requests per minute per key (default 1200), counted in Redis when given. */
+  /** Requests per minute per key (default 1200; publishable keys 300 per visitor), counted in Redis when given. */
   rateLimit?: Partial<RateLimitOptions>;
+  /**
+   * MDQ_CORS_ORIGINS: browser origins allowed besides those of active publishable keys (exact or
+   * `https://*.domain`, as parsed by @mdq/config).
+   */
+  corsOrigins?: readonly string[];
   /** Where the API logs (`@mdq/log`); no logging when absent. */
   logger?: Logger;
   /** `/ready` answers 503 past this lag behind the chain (default 120 s). */
@@ -58,6 +65,8 @@ export interface AppOptions {
   cacheEntries?: number;
   /** Live feed (SSE / WebSocket) settings; unset ones take the configuration's defaults. */
   feed?: Partial<FeedOptions>;
+  /** Caps of `/v1/graphql` (row cap, depth, cost, statement timeout) over their defaults. */
+  graphqlLimits?: RouteDeps['graphqlLimits'];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -80,7 +89,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(sensible);
   registerErrorHandler(app);
   registerMetrics(app, { freshness: readState, now: () => new Date() });
-  await registerRateLimit(app, { perMinute: 1200, ...options.rateLimit });
+  // One rule for which pages may call the API: CORS answers by it, keyed routes refuse by it.
+  const origins = createOriginPolicy(options.db, { configured: options.corsOrigins ?? [] });
+  await registerCors(app, origins);
+  await registerRateLimit(app, { perMinute: 1200, publishablePerMinute: 300, ...options.rateLimit });
   await registerDocs(app, options.network);
   if (options.queueDashboard) await registerQueueDashboard(app, options.queueDashboard);
   healthRoutes(app, {
@@ -93,7 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // One key cache for both path prefixes: a revocation must reach every form of every route.
   const keys = createKeyCache(options.db, options.apiKeys);
   app.addHook('onClose', () => keys.close());
-  const authenticate = createApiKeyAuth(keys, options.apiKeys?.invalid);
+  const authenticate = createApiKeyAuth(keys, origins, options.apiKeys?.invalid);
   // One feed poller per process, shared by both path forms and every stream.
   await app.register(websocket);
   const feed = new FeedService(readDb, { ...FEED_DEFAULTS, ...options.feed }, (error) =>
@@ -122,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
           exportGzip: options.exportGzip,
           ...(options.cacheEntries !== undefined ? { cacheEntries: options.cacheEntries } : {}),
+          graphqlLimits: options.graphqlLimits,
         };
         await areaRoutes(scope, deps);
         await eventRoutes(scope, { ...deps, feed });
@@ -134,7 +147,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
 /**
  * The API's logging: the given logger with Fastify's request fields kept short (a request is its
- * method, URL and remote address, never its headers: they carry the API key).
+ * method, URL and remote address, never its headers: they carry the API key; and the URL without
+ * the value of `?apiKey=`, which the event streams accept).
  *
  * Fastify writes each request at `info` and gives every request a child logger carrying its id.
  * At a level that filters those lines the child would name a request no line shows, and making
@@ -154,7 +168,7 @@ function apiLogging(logger: Logger | undefined): Pick<
       serializers: {
         req: (req: { method?: string; url?: string; ip?: string }) => ({
           method: req.method,
-          url: req.url,
+          url: req.url === undefined ? undefined : redactUrl(req.url),
           remoteAddress: req.ip,
         }),
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),

@@ -43,7 +43,12 @@ export async function startApi(
   // The rate limiter fails fast while Redis is down; its failures are one line each, with a count.
   redis?.on('error', stderrRedisSink);
   const app = await buildApp({
-    rateLimit: { perMinute: config.rateLimitPerMinute, ...(redis ? { redis } : {}) },
+    rateLimit: {
+      perMinute: config.rateLimitPerMinute,
+      publishablePerMinute: config.publishableRateLimitPerMinute,
+      ...(redis ? { redis } : {}),
+    },
+    corsOrigins: config.corsOrigins,
     db,
     ...(readDb ? { readDb } : {}),
     network: config.network,

@@ -87,6 +87,70 @@ describe('API over an indexed devnet chain', () => {
     }
   });
 
+  it("token-balances marks exactly the seller's listed tokens listed, none missing", async () => {
+    const tokens = Object.values(facts.tokens).flat();
+    const sellers = new Set(tokens.filter((t) => t.listed).map((t) => t.owner));
+    expect(sellers.size, 'the chain has listed tokens').toBeGreaterThan(0);
+    for (const seller of sellers) {
+      const expected = tokens
+        .filter((t) => t.owner === seller)
+        .map((t) => ({ tokenId: t.tokenId, listed: t.listed }))
+        .sort((a, b) => a.tokenId.localeCompare(b.tokenId));
+      const held = (await all(`/token-balances?address=${seller}&greaterThanZeroBalance=true`, 100)) as {
+        tokenId: string;
+        listed: boolean;
+      }[];
+      const got = held
+        .map((r) => ({ tokenId: r.tokenId, listed: r.listed }))
+        .sort((a, b) => a.tokenId.localeCompare(b.tokenId));
+      expect(got, seller).toEqual(expected);
+      // With zero balances too (the default): each token once; the extra rows are tokens it held once.
+      const everything = (await all(`/token-balances?address=${seller}`, 100)) as {
+        tokenId: string;
+        listed: boolean;
+        amount: string;
+      }[];
+      const ids = everything.map((r) => r.tokenId);
+      expect(new Set(ids).size, `${seller}: no token twice`).toBe(ids.length);
+      const owned = new Set(expected.map((t) => t.tokenId));
+      expect(
+        everything.filter((r) => owned.has(r.tokenId)).map((r) => ({ tokenId: r.tokenId, listed: r.listed })),
+        seller,
+      ).toEqual(expect.arrayContaining(expected));
+      for (const r of everything.filter((x) => !owned.has(x.tokenId)))
+        expect({ amount: r.amount, listed: r.listed }, r.tokenId).toEqual({ amount: '0', listed: false });
+    }
+  });
+
+  it('a v2 token has propertyVersion "0" on every route that names it', async () => {
+    const v2 = facts.collections.filter((c) => c.standard === 'v2');
+    const listedV2 = Object.values(facts.tokens)
+      .flat()
+      .find((t) => t.listed && v2.some((c) => facts.tokens[c.collectionId]?.includes(t)));
+    if (!listedV2) throw new Error('the chain has no listed v2 token');
+    const c = v2.find((x) => facts.tokens[x.collectionId]?.includes(listedV2));
+    if (!c) throw new Error('unreachable');
+    const versions = new Set<unknown>();
+    const balances = await get(`/token-balances?address=${listedV2.owner}&limit=100`);
+    for (const b of balances.data.filter((r: { tokenId: string }) => r.tokenId === listedV2.tokenId))
+      versions.add(b.propertyVersion);
+    const byCollection = await get(
+      `/market/listings-by-collection?creator=${c.creator}&collection=${q(c.name)}&limit=100`,
+    );
+    for (const l of byCollection.data) versions.add(l.propertyVersion);
+    const cards = await get(
+      `/market/listing-cards?collectionName=${q(c.name)}&creatorAddress=${c.creator}&limit=100`,
+    );
+    for (const l of cards.data) versions.add(l.propertyVersion);
+    const card = await get(`/market/listing-card?tokenId=${listedV2.tokenId}&tokenStandard=v2`);
+    versions.add(card.data.listing.propertyVersion);
+    const activity = await get(
+      `/token/activity?creator=${c.creator}&collection=${q(c.name)}&tokenName=${q(listedV2.name)}&limit=100`,
+    );
+    for (const a of activity.data) versions.add(a.propertyVersion);
+    expect([...versions]).toEqual(['0']);
+  });
+
   it('listings, floors and bids per collection match the facts', async () => {
     for (const c of facts.collections) {
       const listings = await get(

@@ -217,10 +217,13 @@ describe('GET /api/export/:dataset', () => {
     ['/export/sales?creator=0x1', 400, /collection/],
     ['/export/sales?wallet=nope', 400, /wallet/],
     ['/export/sales?creator=0x1&collection=missing', 404, /missing/],
+    ['/export/sales?collectionId=0xc011', 404, /0x0+c011/],
+    ['/export/tokens?collectionId=0xc011', 404, /0x0+c011/],
   ])('%s is a %i naming the problem', async (path, status, message) => {
     const res = await app.inject({ url: `/local/api${path}`, headers: { 'x-api-key': key } });
     expect(res.statusCode, res.body).toBe(status);
     expect(res.json().message).toMatch(message);
+    if (status === 404) expect(res.json().code).toBe('COLLECTION_NOT_FOUND');
   });
 });
 

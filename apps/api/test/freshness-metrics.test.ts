@@ -1,4 +1,4 @@
-import { createApiKey } from '@mdq/db';
+import { createApiKey, recordChainTip } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { fullnodeSource, runIndexer, type TipWatcher, watchChainTip } from '@mdq/indexer';
@@ -99,6 +99,17 @@ describe('freshness headers, readiness lag and metrics', () => {
     });
     expect(missing.statusCode).toBe(400);
     expect(missing.headers['x-mdq-indexed-version']).toBe(String(second));
+  });
+
+  it('/ready never shows a tip below the indexed version (a tip reading older than the index)', async () => {
+    // The indexer saw the tip at `first`, then read on to `second`: the chain is at least there.
+    const first = Math.floor(ledgerVersion / 3);
+    const indexed = Math.floor((2 * ledgerVersion) / 3);
+    await recordChainTip(test.db, first);
+    await eventually(async () => {
+      const ready = (await app.inject('/ready')).json();
+      expect(ready).toMatchObject({ indexedVersion: indexed, tipVersion: indexed, lagVersions: 0 });
+    });
   });
 
   it('/ready turns 503 while the index is far behind the tip, and 200 once caught up', async () => {

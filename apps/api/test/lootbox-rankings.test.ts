@@ -100,7 +100,7 @@ describe('lootbox and ranking routes', () => {
   });
   afterAll(() => h.close());
 
-  it('lootbox gives status per DESIGN, tiers, and answers 304 to a matching ETag', async () => {
+  it('lootbox gives its status (upcoming, active, sold out, ended), tiers, and answers 304 to a matching ETag', async () => {
     const statuses: Record<string, string> = {
       Active: 'active',
       Soon: 'upcoming',
@@ -171,7 +171,8 @@ describe('lootbox and ranking routes', () => {
     const first = await h.get('/rankings/trending-collections');
     expect(first.statusCode).toBe(200);
     const body = first.json();
-    expect(body.pagination).toEqual({ page: 1, limit: 10, total: 12, hasMore: true, nextCursor: null });
+    expect(body.pagination).toMatchObject({ page: 1, limit: 10, total: 12, hasMore: true });
+    expect(body.pagination.nextCursor).toEqual(expect.any(String));
     expect(body.data[0]).toMatchObject({
       rank: 1,
       collection: 'Ranked 1',
@@ -179,6 +180,9 @@ describe('lootbox and ranking routes', () => {
     });
     const second = (await h.get('/local/rankings/trending-collections?page=2')).json();
     expect(second.data.map((r: { rank: number }) => r.rank)).toEqual([11, 12]);
+    expect(second.pagination).toMatchObject({ hasMore: false, nextCursor: null });
+    const next = `/rankings/trending-collections?cursor=${body.pagination.nextCursor}`;
+    expect((await h.get(next)).json().data).toEqual(second.data);
     expect((await h.get('/rankings/trending-collections?limit=100')).json().data).toHaveLength(12);
     expect((await h.get('/rankings/trending-collections?limit=1')).json().data).toHaveLength(1);
     for (const bad of ['5', '0', '1000', 'ten']) {
@@ -205,5 +209,19 @@ describe('lootbox and ranking routes', () => {
       [3, 'upcoming'],
     ]);
     expect(upcoming.pagination.total).toBe(2);
+    // By cursor, each row keeps its rank in the whole list; the last page says so with no cursor.
+    for (const path of ['/rankings/recent-added', '/rankings/by-upcoming']) {
+      const whole = (await h.get(path)).json().data;
+      const seen: unknown[] = [];
+      let body = (await h.get(`${path}?limit=1`)).json();
+      seen.push(...body.data);
+      while (body.pagination.hasMore) {
+        expect(body.pagination.nextCursor, path).toEqual(expect.any(String));
+        body = (await h.get(`${path}?limit=1&cursor=${body.pagination.nextCursor}`)).json();
+        seen.push(...body.data);
+      }
+      expect(body.pagination.nextCursor, path).toBeNull();
+      expect(seen, path).toEqual(whole);
+    }
   });
 });

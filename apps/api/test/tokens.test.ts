@@ -159,6 +159,29 @@ describe('token routes', () => {
     expect(bad.json().message).toContain("'cursor'");
   });
 
+  it('lists a collection in natural name order ("#2" before "#10"), by page and by cursor alike', async () => {
+    const frogs = addr(0x200);
+    await h.fx.collection({ id: frogs, creator: CREATOR, name: 'Frogs', owners: 0 });
+    // Inserted out of order; byte order would give #1, #10, #100, #11, #2, #9.
+    const names = ['Frog #100', 'Frog #2', 'Frog #11', 'Frog #1', 'Frog #9', 'Frog #10'];
+    for (const [i, name] of names.entries())
+      await h.fx.token({
+        id: addr(0x2000 + i),
+        collectionId: frogs,
+        creator: CREATOR,
+        collection: 'Frogs',
+        name,
+      });
+    const natural = ['Frog #1', 'Frog #2', 'Frog #9', 'Frog #10', 'Frog #11', 'Frog #100'];
+    const path = `/tokens-by-collection?creator=${CREATOR}&collection=Frogs&limit=4`;
+    const first = (await h.get(path)).json();
+    const byCursor = (await h.get(`${path}&cursor=${first.pagination.nextCursor}`)).json();
+    const byPage = (await h.get(`${path}&page=2`)).json();
+    const nameOf = (t: { tokenName: string }) => t.tokenName;
+    expect([...first.data, ...byCursor.data].map(nameOf)).toEqual(natural);
+    expect(byPage.data.map(nameOf)).toEqual(natural.slice(4));
+  });
+
   it('the collection lists 404 an unknown collection, and answer an empty page past the end of a known one', async () => {
     // The pair is resolved inside each list's statement; the name is looked up only for an empty page.
     for (const route of [

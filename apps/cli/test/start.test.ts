@@ -83,5 +83,40 @@ describe('mdq start on the embedded default', () => {
     expect(output.slice(output.indexOf('Ctrl-C stops everything'))).not.toMatch(/destroyed/i);
     expect(isAlive(state.pid)).toBe(false);
     expect(existsSync(join(state.clusterDir, 'postmaster.pid'))).toBe(false);
+    // Every line is mdq's: the Aptos SDK's own notes stay out of the banner.
+    expect(output).not.toMatch(/CUSTOM network/);
+  });
+
+  it('stops everything in order when its output pipe has closed first (`mdq start | tee`, Ctrl-C)', async () => {
+    // The same folders: this start joins the cluster the first one left.
+    const child = spawnCli(['start'], {
+      MDQ_DATA_DIR: dataDir,
+      MDQ_SHARED_DIR: sharedDir,
+      PORT: '0',
+      MDQ_DEVNET_PORT: '0',
+      MDQ_QUEUE_PREFIX: prefix,
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await waitFor(
+      () => /Ctrl-C stops everything/.test(output),
+      90_000,
+      () => output,
+    );
+    const state = JSON.parse(readFileSync(join(dataDir, 'postgres.json'), 'utf8')) as {
+      pid: number;
+      clusterDir: string;
+    };
+    expect(isAlive(state.pid)).toBe(true);
+    // tee goes first on Ctrl-C: every write of mdq's from here on meets a pipe with no reader.
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(isAlive(state.pid)).toBe(false);
+    expect(existsSync(join(state.clusterDir, 'postmaster.pid'))).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import {
   type MarketplaceConfig,
   noFacts,
 } from '@mdq/chain';
+import { transactionStreamFilter } from '@mdq/chain/stream';
 import type { Decoder } from './run-indexer';
 
 export interface DecoderOptions {
@@ -20,10 +21,19 @@ export interface DecoderOptions {
   prefilter?: boolean;
 }
 
-export function createDecoder(options: DecoderOptions): Decoder {
-  // One array instance for the process: the decoder compiles configs once per array.
+function decodeOptionsFor(options: DecoderOptions) {
+  // One array instance per decoder: the decoder compiles configs once per array.
   const marketplaces = [...builtinMarketplaces(options.marketplaceAddress), ...(options.marketplaces ?? [])];
-  const decodeOptions = { marketplaces, lootboxAddress: options.lootboxAddress };
+  return { marketplaces, lootboxAddress: options.lootboxAddress };
+}
+
+/** The Transaction Stream filter for what this decoder reads (the early skip's description). */
+export function streamFilterFor(options: DecoderOptions) {
+  return transactionStreamFilter(decodeOptionsFor(options));
+}
+
+export function createDecoder(options: DecoderOptions): Decoder {
+  const decodeOptions = decodeOptionsFor(options);
   if (options.prefilter === false) return (tx: TransactionResponse) => decodeTransaction(tx, decodeOptions);
   const relevant = createRelevanceFilter(decodeOptions);
   return (tx: TransactionResponse) =>

@@ -8,13 +8,15 @@ import {
   status,
 } from '@grpc/grpc-js';
 import {
+  type BooleanTransactionFilter,
   type ProtoTransaction,
   RawDataClient,
   streamedToRest,
   type TransactionsResponse,
 } from '@mdq/chain/stream';
 import type { Logger } from '@mdq/log';
-import type { ChainSource, ChainTip } from './source';
+import { type ChainSource, type ChainTip, type SourcePage, versionOf } from './source';
+import { checkChainId, FatalSourceError } from './source-errors';
 
 export interface GrpcSourceOptions {
   /** `http://host:port` (plaintext, as the devnet serves it) or `https://host[:port]` (TLS). */
@@ -35,18 +37,22 @@ export interface GrpcSourceOptions {
   maxBackoffMs?: number;
   /** Recorded chains have version gaps; the hosted stream never does. Default true. */
   contiguous?: boolean;
+  /**
+   * Sent as the request's `transaction_filter` (see transactionStreamFilter in @mdq/chain/stream):
+   * the server skips the rest and says which versions each response accounts for.
+   */
+  transactionFilter?: BooleanTransactionFilter;
   log?: Logger;
   signal?: AbortSignal;
-}
-
-export class ChainIdMismatchError extends Error {
-  override readonly name = 'ChainIdMismatchError';
 }
 
 /** A stream that broke a promise the source relies on (order, chain id); never retried silently. */
 export class StreamProtocolError extends Error {
   override readonly name = 'StreamProtocolError';
 }
+
+/** A key the service does not know, or one not allowed this stream: no retry cures that. */
+const REFUSED = new Set<number>([status.UNAUTHENTICATED, status.PERMISSION_DENIED]);
 
 /** Codes after which a call is simply made again; anything else (bad key, bad request) is thrown. */
 const RETRYABLE = new Set<number>([
@@ -138,6 +144,7 @@ export function grpcSource(options: GrpcSourceOptions): ChainSource & { close():
       {
         startingVersion: BigInt(start),
         batchSize: options.batchSize ? BigInt(options.batchSize) : undefined,
+        transactionFilter: options.transactionFilter,
       },
       metadata,
     );
@@ -169,24 +176,37 @@ export function grpcSource(options: GrpcSourceOptions): ChainSource & { close():
 
   const accept = (response: TransactionsResponse) => {
     const chainId = response.chainId === undefined ? undefined : Number(response.chainId);
-    if (chainId !== undefined && expectedChainId !== undefined && chainId !== expectedChainId) {
-      throw new ChainIdMismatchError(
-        `stream chain id ${chainId} differs from the network's ${expectedChainId}`,
-      );
+    checkChainId(chainId, expectedChainId, `the Transaction Stream ${options.url}`);
+    // A filtered stream says which versions the response accounts for, sent or skipped: it is
+    // contiguous by range. Without a range (an unfiltered stream, or a server that ignores the
+    // filter) it is contiguous by version. An empty response without a range is a heartbeat.
+    const range = response.processedRange;
+    const first = range === undefined ? null : Number(range.firstVersion ?? 0);
+    const last = range === undefined ? null : Number(range.lastVersion ?? 0);
+    if (first !== null && last !== null && last >= expectNext) {
+      if (contiguous && first > expectNext) {
+        throw new StreamProtocolError(`stream skipped from version ${expectNext} to range ${first}..${last}`);
+      }
     }
-    // An empty response is a heartbeat: the stream is alive and at the tip.
     for (const message of response.transactions ?? []) {
       const version = Number((message as ProtoTransaction).version);
       if (version < expectNext) {
         // Already handed out or buffered: a repeat is dropped, never written twice.
         continue;
       }
-      if (contiguous && version !== expectNext) {
+      if (contiguous && first === null && version !== expectNext) {
         throw new StreamProtocolError(`stream skipped from version ${expectNext} to ${version}`);
+      }
+      if (last !== null && version > last) {
+        throw new StreamProtocolError(`stream sent version ${version} outside its range ..${last}`);
       }
       buffer.push(streamedToRest(message) as unknown as TransactionResponse);
       expectNext = version + 1;
       highest = Math.max(highest, version);
+    }
+    if (last !== null && last >= expectNext) {
+      expectNext = last + 1;
+      highest = Math.max(highest, last);
     }
   };
 
@@ -218,8 +238,10 @@ export function grpcSource(options: GrpcSourceOptions): ChainSource & { close():
   return {
     // A stream of a recorded chain skips versions on purpose: the follow loop's check allows it.
     ...(contiguous ? {} : { sparse: true }),
+    // The stream holds all history: an empty checkpoint with no start version starts at genesis.
+    historyStart: { version: 0, why: 'the start of the chain (the Transaction Stream holds all history)' },
     tip,
-    async fetch(start, limit) {
+    async fetch(start, limit): Promise<SourcePage> {
       if (expectedChainId === undefined) await tip();
       if (start !== cursor) open(start);
       const deadline = Date.now() + idleMs;
@@ -228,7 +250,12 @@ export function grpcSource(options: GrpcSourceOptions): ChainSource & { close():
         if (failure !== null) {
           const error = failure;
           const code = (error as Partial<ServiceError>).code;
-          if (error instanceof ChainIdMismatchError) throw error;
+          if (error instanceof FatalSourceError) throw error;
+          if (code !== undefined && REFUSED.has(code)) {
+            throw new FatalSourceError(
+              `the Transaction Stream refused the key (${status[code]}: ${(error as ServiceError).details}): set APTOS_GRPC_API_KEY to a valid key`,
+            );
+          }
           if (code !== undefined && !RETRYABLE.has(code)) throw error;
           options.log?.warn(
             { err: error.message, from: expectNext, attempt: failures + 1 },
@@ -244,10 +271,12 @@ export function grpcSource(options: GrpcSourceOptions): ChainSource & { close():
           open(expectNext, true);
           continue;
         }
-        const before = buffer.length;
-        await waitForNews(before === 0 ? Math.max(0, deadline - Date.now()) : LINGER_MS);
-        if (buffer.length > before || failure !== null || ended) continue;
-        if (before === 0) {
+        // Progress is versions accounted for: a filtered stream may cover many without sending one.
+        const before = expectNext;
+        const nothingYet = before === cursor;
+        await waitForNews(nothingYet ? Math.max(0, deadline - Date.now()) : LINGER_MS);
+        if (expectNext > before || failure !== null || ended) continue;
+        if (nothingYet) {
           // Nothing new yet (heartbeats at most): not an error, the indexer polls again.
           if (Date.now() >= deadline) return [];
           continue;
@@ -255,9 +284,12 @@ export function grpcSource(options: GrpcSourceOptions): ChainSource & { close():
         // A partial batch and a quiet stream: hand it out if the chain holds nothing newer yet.
         if ((await tip()).ledgerVersion < expectNext) break;
       }
-      const out = buffer.splice(0, limit);
-      const last = out.at(-1);
-      if (last !== undefined) cursor = Number((last as { version: string }).version) + 1;
+      const out: SourcePage = buffer.splice(0, limit);
+      // Everything buffered handed out: the page accounts for all versions received so far.
+      const through = buffer.length === 0 ? expectNext - 1 : versionOf(out.at(-1) as TransactionResponse);
+      if (through < cursor) return out;
+      cursor = through + 1;
+      out.through = through;
       return out;
     },
     close() {

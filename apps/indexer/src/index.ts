@@ -1,12 +1,7 @@
 export { type FailedDecode, toBatch, usToIso } from '@mdq/db';
 export { checkContiguity, GapError } from './contiguity';
-export { createDecoder, type DecoderOptions } from './decoder';
-export {
-  ChainIdMismatchError,
-  type GrpcSourceOptions,
-  grpcSource,
-  StreamProtocolError,
-} from './grpc-source';
+export { createDecoder, type DecoderOptions, streamFilterFor } from './decoder';
+export { type GrpcSourceOptions, grpcSource, StreamProtocolError } from './grpc-source';
 export { memorySource } from './memory-source';
 export {
   type BatchCommitted,
@@ -15,5 +10,13 @@ export {
   type IndexerStats,
   runIndexer,
 } from './run-indexer';
-export { type ChainSource, type ChainTip, fullnodeSource, versionOf } from './source';
+export {
+  type ChainSource,
+  type ChainTip,
+  type FullnodeSourceOptions,
+  fullnodeSource,
+  type SourcePage,
+  versionOf,
+} from './source';
+export { ChainIdMismatchError, FatalSourceError, RateLimitedError } from './source-errors';
 export { type TipWatcher, watchChainTip } from './watch-tip';

@@ -1,5 +1,6 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import type { DecodedTransaction } from '@mdq/chain';
+import { isUnknownRestType, UNKNOWN_REST_TYPE as UNKNOWN_TYPE } from '@mdq/chain/stream';
 import {
   acquireFollowerLock,
   CheckpointMovedError,
@@ -15,13 +16,21 @@ import {
 } from '@mdq/db';
 import type { ChangeNotifier } from '@mdq/jobs';
 import { createFailureLog, describeError, type FailureLog, failureKey, type Logger } from '@mdq/log';
+import { indexerUnknownTransactions } from '@mdq/telemetry';
 import { checkContiguity, GapError } from './contiguity';
 import { type OutboxDrainer, startOutboxDrainer } from './outbox-drainer';
 import type { ChainSource } from './source';
 import { versionOf } from './source';
+import { FatalSourceError, RateLimitedError } from './source-errors';
 import { type StatsKeeper, startStatsKeeper } from './stats-keeper';
 
 export type Decoder = (tx: TransactionResponse) => DecodedTransaction;
+
+/** A checked page: its transactions and the last version it accounts for (null: nothing new yet). */
+interface Page {
+  txs: TransactionResponse[];
+  lastVersion: number | null;
+}
 
 interface InFlight {
   startedAt: number;
@@ -54,6 +63,8 @@ export interface IndexerOptions {
   log?: Logger;
   /** Told after each batch commits: progress bars and metrics. */
   onBatch?: (batch: BatchCommitted) => void;
+  /** Each wait before a retry and how long it is (a 429's Retry-After, else the backoff). */
+  onRetry?: (retry: { what: string; reason: string; waitMs: number }) => void;
   /** Poll interval when caught up; grows up to maxPollMs while nothing new arrives. */
   pollMs?: number;
   maxPollMs?: number;
@@ -83,6 +94,8 @@ export interface IndexerStats {
   rows: number;
   batches: number;
   failed: number;
+  /** Transactions of a type this build does not know, indexed as opaque non-user transactions. */
+  unknownTypes: number;
   lastVersion: number | null;
   elapsedMs: number;
 }
@@ -130,13 +143,41 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
     rows: 0,
     batches: 0,
     failed: 0,
+    unknownTypes: 0,
     lastVersion: null,
     elapsedMs: 0,
+  };
+  const seenUnknown = new Set<string>();
+  /** A type this build does not know: counted, logged once per type, and indexed all the same. */
+  const noteUnknownType = (tx: TransactionResponse) => {
+    const record = tx as unknown as Record<string, unknown>;
+    const type =
+      record['type'] === UNKNOWN_TYPE ? `proto type ${String(record['proto_type'])}` : String(record['type']);
+    stats.unknownTypes += 1;
+    indexerUnknownTransactions.inc({ type });
+    if (seenUnknown.has(type)) return;
+    seenUnknown.add(type);
+    options.log?.warn(
+      { type, version: versionOf(tx) },
+      'a transaction type this build does not know: indexed as an opaque non-user transaction (update mdq to decode it)',
+    );
   };
   const retrying = <T>(what: string, fn: () => Promise<T>) => retry(what, fn, options, runtime.failures);
   let committed = await retrying('read the checkpoint', () => readCheckpoint(options.db, name));
   const tip = await retrying('read the chain tip', () => options.source.tip());
-  let next = committed !== null ? committed + 1 : (options.from ?? options.startVersion ?? tip.oldestVersion);
+  let next = committed !== null ? committed + 1 : (options.from ?? options.startVersion ?? historyStart());
+  function historyStart(): number {
+    // Nothing says where history starts: the source's choice, said out loud (docs/OPERATIONS.md).
+    const start = options.source.historyStart ?? {
+      version: tip.oldestVersion,
+      why: 'the oldest version the fullnode has (a pruned node has no older history)',
+    };
+    options.log?.info(
+      { version: start.version },
+      `empty checkpoint and no MDQ_START_VERSION: starting at version ${start.version}, ${start.why}`,
+    );
+    return start.version;
+  }
   const stopAt = options.to ?? (options.untilCaughtUp ? tip.ledgerVersion : Number.POSITIVE_INFINITY);
   let idleMs = options.pollMs ?? 250;
   const sparse = options.source.sparse === true;
@@ -144,14 +185,17 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
 
   // A page is fetched again while it does not continue at `start`; a source that insists stops
   // the run with the GapError naming the missing versions.
-  const fetchPage = async (start: number, limit: number): Promise<TransactionResponse[]> => {
+  const fetchPage = async (start: number, limit: number): Promise<Page> => {
     for (let attempt = 0; ; attempt++) {
       const fetched = await retrying('fetch transactions', () => options.source.fetch(start, limit));
       if (!Array.isArray(fetched)) throw new Error('the source answered with something else than a list');
       const kept = fetched.filter((tx) => versionOf(tx) <= stopAt);
+      // A filtered stream's page accounts for a range of versions, some of them skipped on purpose.
+      const through = fetched.through === undefined ? undefined : Math.min(fetched.through, stopAt);
       try {
-        checkContiguity(kept, start, sparse);
-        return kept;
+        const last = checkContiguity(kept, start, sparse, through);
+        // An empty page is "nothing new yet", unless a filtered stream covered versions with it.
+        return { txs: kept, lastVersion: kept.length > 0 || last >= start ? last : null };
       } catch (error) {
         if (!(error instanceof GapError) || attempt >= gapRetries || options.signal?.aborted) throw error;
         const reason = error.message;
@@ -166,7 +210,7 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
   // The next batch is fetched while the current one is decoded and written: the fullnode's
   // latency and the database's overlap instead of adding up.
   const fetchFrom = (start: number) => fetchPage(start, Math.min(options.batchSize, stopAt - start + 1));
-  let prefetched: Promise<TransactionResponse[]> | null = null;
+  let prefetched: Promise<Page> | null = null;
   // The batch being written while the next one is decoded: decoding is this process's CPU, the
   // write is Postgres', so on two cores they overlap. Writes stay strictly in order.
   let writing: InFlight | null = null;
@@ -208,10 +252,10 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
   try {
     while (!options.signal?.aborted && next <= stopAt) {
       const fetchStarted = performance.now();
-      const txs = await (prefetched ?? fetchFrom(next));
+      const { txs, lastVersion } = await (prefetched ?? fetchFrom(next));
       const fetchWaitMs = performance.now() - fetchStarted;
       prefetched = null;
-      if (txs.length === 0) {
+      if (lastVersion === null) {
         if (writing) {
           await commit(writing);
           writing = null;
@@ -227,7 +271,6 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
       }
       idleMs = options.pollMs ?? 250;
 
-      const lastVersion = versionOf(txs.at(-1) as TransactionResponse);
       if (lastVersion < stopAt && txs.length === Math.min(options.batchSize, stopAt - next + 1)) {
         prefetched = fetchFrom(lastVersion + 1);
         // Unobserved until awaited: keep an early failure from becoming an unhandled rejection.
@@ -244,6 +287,7 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
         if (i > 0) await yieldToIo();
         const sliceStarted = performance.now();
         for (const tx of txs.slice(i, i + DECODE_SLICE)) {
+          if (isUnknownRestType((tx as { type?: unknown }).type)) noteUnknownType(tx);
           try {
             decoded.push(options.decode(tx));
           } catch (error) {
@@ -277,7 +321,9 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
 
 /** Failures that retrying cannot cure: the run stops and says why. */
 function isFatal(error: unknown): boolean {
-  return error instanceof CheckpointMovedError || error instanceof GapError;
+  return (
+    error instanceof CheckpointMovedError || error instanceof GapError || error instanceof FatalSourceError
+  );
 }
 
 /**
@@ -300,10 +346,13 @@ async function retry<T>(
       const reason = describeError(error);
       const waiting =
         error instanceof LockUnavailableError ? 'another process took the follower lock' : reason;
+      // A 429 says how long to stay away (Retry-After); the backoff goes on from there.
+      const wait = error instanceof RateLimitedError ? error.retryAfterMs : delay;
       failures.report(failureKey(`${what} ${waiting}`), ({ count }) =>
-        options.log?.warn({ err: waiting, attempt, count, retryInMs: delay }, `could not ${what}; retrying`),
+        options.log?.warn({ err: waiting, attempt, count, retryInMs: wait }, `could not ${what}; retrying`),
       );
-      await sleep(delay, options.signal);
+      options.onRetry?.({ what, reason: waiting, waitMs: wait });
+      await sleep(wait, options.signal);
       if (options.signal?.aborted) throw error;
       delay = Math.min(delay * 2, options.maxBackoffMs ?? 30_000);
     }

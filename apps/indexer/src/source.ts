@@ -1,4 +1,13 @@
-import { Aptos, AptosConfig, Network, type TransactionResponse } from '@aptos-labs/ts-sdk';
+import aptosClient from '@aptos-labs/aptos-client';
+import {
+  Aptos,
+  AptosConfig,
+  type ClientRequest,
+  type ClientResponse,
+  Network,
+  type TransactionResponse,
+} from '@aptos-labs/ts-sdk';
+import { checkChainId, FatalSourceError, parseRetryAfter, RateLimitedError } from './source-errors';
 
 export interface ChainTip {
   ledgerVersion: number;
@@ -17,28 +26,58 @@ export interface ChainSource {
    * must answer contiguous versions: the follow loop refuses a page that skips one.
    */
   readonly sparse?: boolean;
+  /**
+   * Where history starts when the checkpoint is empty and no start version is set; default: the
+   * tip's oldest version (what a pruned fullnode still has). `why` goes into the log line.
+   */
+  readonly historyStart?: { version: number; why: string };
   tip(): Promise<ChainTip>;
   /** Transactions with version >= start in version order, at most `limit`; may return fewer. */
-  fetch(start: number, limit: number): Promise<TransactionResponse[]>;
+  fetch(start: number, limit: number): Promise<SourcePage>;
 }
+
+/**
+ * A page of transactions. A filtered stream also says the last version the page accounts for
+ * (`through`, from the Transaction Stream's `processed_range`): the versions between its
+ * transactions were skipped by the server's filter, not lost, so the page is contiguous by range.
+ */
+export type SourcePage = TransactionResponse[] & { through?: number };
 
 /** A fullnode answers at most 100 transactions per request. */
 const PAGE = 100;
 
-export function fullnodeSource(
-  fullnodeUrl: string,
-  options: { concurrency?: number; sparse?: boolean } = {},
-): ChainSource {
-  const aptos = new Aptos(new AptosConfig({ network: Network.CUSTOM, fullnode: fullnodeUrl }));
+export interface FullnodeSourceOptions {
+  concurrency?: number;
+  sparse?: boolean;
+  /** APTOS_FULLNODE_API_KEY: sent as `authorization: Bearer` on every call (data and tip). */
+  apiKey?: string;
+  /** Refuse a node of another network (its ledger info's chain id). */
+  chainId?: number;
+}
+
+export function fullnodeSource(fullnodeUrl: string, options: FullnodeSourceOptions = {}): ChainSource {
+  const aptos = new Aptos(
+    new AptosConfig({
+      // The SDK only names endpoints by network, and ours is given; CUSTOM would print a note on
+      // every start, a line too many for a process that must fail in one.
+      network: Network.LOCAL,
+      fullnode: fullnodeUrl,
+      client: { provider: rateLimitAware },
+      ...(options.apiKey ? { clientConfig: { API_KEY: options.apiKey } } : {}),
+    }),
+  );
   const concurrency = options.concurrency ?? 4;
   let knownLedger = -1;
+  let oldest = 0;
 
   const tip = async (): Promise<ChainTip> => {
-    const info = await aptos.getLedgerInfo();
+    const info = await aptos.getLedgerInfo().catch(refused);
+    checkChainId(info.chain_id, options.chainId, `the fullnode ${fullnodeUrl}`);
     knownLedger = Number(info.ledger_version);
+    oldest = Number(info.oldest_ledger_version);
     return {
       ledgerVersion: knownLedger,
-      oldestVersion: Number(info.oldest_ledger_version),
+      oldestVersion: oldest,
       chainId: info.chain_id,
     };
   };
@@ -49,7 +88,14 @@ export function fullnodeSource(
     } catch (error) {
       // A version past the ledger is "not found": at the tip that just means nothing new yet.
       if ((error as { status?: number }).status === 404) return [];
-      throw error;
+      if (isPruned(error)) {
+        const known = await tip().catch(() => null);
+        const from = known?.oldestVersion ?? oldest;
+        throw new FatalSourceError(
+          `the fullnode has pruned version ${offset} (its oldest is ${from}): set MDQ_START_VERSION to ${from} or later for partial history, or read all history from the Transaction Stream (APTOS_GRPC_URL)`,
+        );
+      }
+      return refused(error);
     }
   };
 
@@ -98,6 +144,35 @@ export function fullnodeSource(
       return out.slice(0, limit);
     },
   };
+}
+
+/** 401/403: the key is missing, wrong or not allowed this node; retrying cannot fix that. */
+function refused(error: unknown): never {
+  const status = (error as { status?: number }).status;
+  if (status === 401 || status === 403) {
+    throw new FatalSourceError(
+      `the fullnode refused the request (HTTP ${status}): set APTOS_FULLNODE_API_KEY to a valid key for this node`,
+    );
+  }
+  throw error;
+}
+
+function isPruned(error: unknown): boolean {
+  const { status, data } = error as { status?: number; data?: { error_code?: unknown } };
+  return status === 410 || data?.error_code === 'version_pruned';
+}
+
+/**
+ * The SDK's HTTP client, with one addition: a 429 becomes a RateLimitedError carrying the node's
+ * `Retry-After`, which the SDK's own error would drop (it keeps no response headers).
+ */
+async function rateLimitAware<Req, Res>(request: ClientRequest<Req>): Promise<ClientResponse<Res>> {
+  const response = await aptosClient<Res>(request as Parameters<typeof aptosClient>[0]);
+  if (response.status === 429) {
+    const wait = parseRetryAfter((response.headers as Record<string, unknown> | undefined)?.['retry-after']);
+    throw new RateLimitedError('the fullnode answered 429 Too Many Requests', wait ?? 1_000);
+  }
+  return response as ClientResponse<Res>;
 }
 
 export function versionOf(tx: TransactionResponse): number {

@@ -32,6 +32,12 @@ describe('devnet chain: REST and gRPC give identical databases', () => {
     expect(grpc.fingerprint).toEqual(rest.fingerprint);
   });
 
+  it('gets every table identical through a filtered stream (the devnet server applies the filter)', async () => {
+    const grpc = await index(viaGrpc(clean, { filteredFor: clean }), clean);
+    expect(grpc.stats.lastVersion).toBe(rest.stats.lastVersion);
+    expect(grpc.fingerprint).toEqual(rest.fingerprint);
+  });
+
   it('gets every table identical when the gRPC server breaks streams and refuses calls', async () => {
     const faulty = await startDevnetServer({
       ...chain,

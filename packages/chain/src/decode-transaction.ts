@@ -41,13 +41,15 @@ function marketplaceIndex(configs: readonly MarketplaceConfig[]): MarketplaceInd
 }
 
 /**
- * Decode one transaction into normalized facts. Non-user and failed transactions give empty facts.
+ * Decode one transaction into normalized facts. Failed transactions give empty facts; every other
+ * type (user, block metadata, validator, epilogue, scheduled, one this build does not know) is read
+ * by the same decoders — a system transaction has no NFT events today, so it decodes to nothing.
  * Throws `DecodeError` only for malformed input.
  */
 export function decodeTransaction(tx: AptosTransaction, options: DecodeOptions): DecodedTransaction {
   const view = readTransaction(tx);
   const decoded = emptyFacts(view);
-  if (!view.isUser || !view.success) return decoded;
+  if (!view.success) return decoded;
   const writeSet = new WriteSetIndex(view);
 
   const v1Events = decodeV1Events(view);

@@ -6,7 +6,8 @@ import { asArray, asString, asUintString, type JsonRecord } from './json';
 import type { TxEvent, TxView } from './transaction-view';
 
 /**
- * mdq's blind-box contract `<LOOTBOX_ADDRESS>::lootbox` (DESIGN.md "Lootbox module"). It is our
+ * mdq's blind-box contract `<LOOTBOX_ADDRESS>::lootbox` (events and fields: packages/chain/README.md,
+ * "Lootbox module"). It is our
  * own contract, so an event that does not match the documented fields is malformed input (a
  * contract/decoder version mismatch) and fails the transaction loudly instead of being skipped.
  */

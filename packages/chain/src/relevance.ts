@@ -17,7 +17,19 @@ export type RelevanceFilter = (tx: unknown) => boolean;
 
 const TOKEN_MODULE_ADDRESSES = ['0x3', '0x4'];
 
-export function createRelevanceFilter(options: DecodeOptions): RelevanceFilter {
+/**
+ * The one description of what may carry facts: events of these addresses' modules, and write-set
+ * types of the token modules. The early skip below and the Transaction Stream's server-side filter
+ * (`transactionStreamFilter`) are both built from it.
+ */
+export interface RelevantModules {
+  /** Long-form addresses whose events the decoders read (token modules, marketplaces, lootbox). */
+  eventAddresses: string[];
+  /** Long-form addresses whose resource / table-item types the decoders read (0x3, 0x4). */
+  changeAddresses: string[];
+}
+
+export function relevantModules(options: DecodeOptions): RelevantModules {
   const eventAddresses = new Set(TOKEN_MODULE_ADDRESSES.map(normalizeAddress));
   for (const config of options.marketplaces)
     for (const type of Object.keys(config.events)) {
@@ -25,14 +37,25 @@ export function createRelevanceFilter(options: DecodeOptions): RelevanceFilter {
       if (address !== null) eventAddresses.add(address);
     }
   if (options.lootboxAddress !== '') eventAddresses.add(normalizeAddress(options.lootboxAddress));
-  const changeAddresses = new Set(TOKEN_MODULE_ADDRESSES.map(normalizeAddress));
+  return {
+    eventAddresses: [...eventAddresses],
+    changeAddresses: TOKEN_MODULE_ADDRESSES.map(normalizeAddress),
+  };
+}
+
+export function createRelevanceFilter(options: DecodeOptions): RelevanceFilter {
+  const modules = relevantModules(options);
+  const eventAddresses = new Set(modules.eventAddresses);
+  const changeAddresses = new Set(modules.changeAddresses);
 
   return (tx) => {
     if (!isObject(tx)) return true;
-    // Failed and non-user transactions decode to empty facts after the envelope check: keep them
-    // on the full path, they are few and cheap.
-    if (tx['type'] !== 'user_transaction' || tx['success'] !== true) return true;
-    const events = tx['events'];
+    // Failed transactions decode to empty facts after the envelope check: keep them on the full
+    // path, they are few and cheap. Every type is tested by its events and writes (a block's
+    // metadata and epilogue name only 0x1 types); types without events have none to test.
+    if (tx['success'] !== true) return true;
+    if (tx['type'] === 'genesis_transaction') return true;
+    const events = tx['type'] === 'user_transaction' ? tx['events'] : (tx['events'] ?? []);
     const changes = tx['changes'];
     if (!Array.isArray(events) || !Array.isArray(changes)) return true;
     for (const event of events) {

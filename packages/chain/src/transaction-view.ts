@@ -76,7 +76,11 @@ export function readTransaction(tx: unknown): TxView {
   };
   const version = Number(versionText);
   if (!Number.isSafeInteger(version)) fail('version is beyond 2^53');
-  const timestampUs = asUintString(tx['timestamp']) ?? fail('transaction has no numeric timestamp');
+  // The fullnode prints genesis without a timestamp: it happened at the epoch.
+  const timestampUs =
+    asUintString(tx['timestamp']) ??
+    (type === 'genesis_transaction' && tx['timestamp'] === undefined ? '0' : null) ??
+    fail('transaction has no numeric timestamp');
   const success = tx['success'];
   if (typeof success !== 'boolean') fail('transaction has no boolean success flag');
   const isUser = type === 'user_transaction';
@@ -93,7 +97,22 @@ export function readTransaction(tx: unknown): TxView {
     resourceDeletes: [],
     tableItems: [],
   };
-  if (!isUser) return base;
+  if (!isUser) {
+    // System and unknown types go through the same readers: none carries NFT state today, but
+    // if one ever does, its events and writes reach the decoders instead of being dropped. Some
+    // types have no events field at all (state checkpoint, block epilogue).
+    const events =
+      tx['events'] === undefined ? [] : (asArray(tx['events']) ?? fail('events is not an array'));
+    const changes =
+      tx['changes'] === undefined ? [] : (asArray(tx['changes']) ?? fail('changes is not an array'));
+    const sender = asString(tx['sender']);
+    return {
+      ...base,
+      sender: sender !== null && isAddress(sender) ? normalizeAddress(sender) : null,
+      events: events.map((event, index) => readEvent(event, index, fail)),
+      ...readChanges(changes, fail),
+    };
+  }
 
   const sender = asString(tx['sender']);
   if (sender === null || !isAddress(sender)) fail('user transaction has no sender address');

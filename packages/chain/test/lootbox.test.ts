@@ -7,7 +7,7 @@ const lootbox = (name: string): string => `0x6d72::lootbox::${name}`;
 const long = (short: string): string => `0x${short.slice(2).padStart(64, '0')}`;
 
 describe('lootbox events', () => {
-  it('decodes all four events with the fields of DESIGN.md', () => {
+  it('decodes all four events with the fields the README lists', () => {
     const tx = userTransaction([
       moduleEvent(lootbox('LootboxCreatedEvent'), {
         lootbox_id: '1',

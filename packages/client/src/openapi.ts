@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * Readiness: database reachable and the indexed data within the lag threshold
-         * @description Lag is measured against the chain tip the indexer last saw: versions behind it, and seconds (zero when caught up, else the age of the newest indexed block; at least the age of the tip reading, so a stopped indexer shows a growing lag). Null while no indexer has reported a tip.
+         * @description Lag is measured against the chain tip the indexer last saw: versions behind it, and seconds (zero when caught up, else the age of the newest indexed block; at least the age of the tip reading, so a stopped indexer shows a growing lag). Null while no indexer has reported a tip. tipVersion is never below indexedVersion: a tip reading older than the index is raised to it.
          */
         get: {
             parameters: {
@@ -137,6 +137,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description the thumbnail, with a strong ETag and a week of public caching */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/webp": string;
+                        "image/avif": string;
+                        "image/png": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -299,6 +317,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -453,6 +478,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -611,6 +643,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -767,6 +806,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -949,6 +995,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -1107,6 +1160,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -1248,6 +1308,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -1400,6 +1467,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -1643,6 +1717,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -1802,6 +1883,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -1957,6 +2045,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -2099,6 +2194,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -2272,6 +2374,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -2396,6 +2505,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -2548,6 +2664,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -2704,6 +2827,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -2854,6 +2984,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -3007,6 +3144,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -3139,6 +3283,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -3299,6 +3450,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -3435,6 +3593,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -3564,6 +3729,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -3705,6 +3877,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -3798,6 +3977,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                     /** @description rank with wash-flagged sales counted (by default they are left out) */
@@ -3847,6 +4028,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -3941,6 +4129,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                     /** @description rank with wash-flagged sales counted (by default they are left out) */
@@ -3990,6 +4180,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -4084,6 +4281,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                     /** @description rank with wash-flagged sales counted (by default they are left out) */
@@ -4133,6 +4332,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -4227,6 +4433,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                 };
@@ -4288,6 +4496,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -4382,6 +4597,8 @@ export interface paths {
                 query?: {
                     /** @description page number, from 1 */
                     page?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                     /** @description 1, 10 or 100 */
                     limit?: 1 | 10 | 100;
                 };
@@ -4443,6 +4660,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {
@@ -4973,6 +5197,16 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description one row per line (NDJSON: a JSON object; CSV: a header line, then records), then the trailer line {"$export":{"rows","complete","next"}} (CSV: the same JSON after a #); gzipped when Accept-Encoding allows it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-ndjson": string;
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -5831,10 +6065,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This key's webhook endpoints */
+        /** This key's webhook endpoints, oldest first */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
+                    limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -6094,7 +6335,12 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description page number, from 1 */
+                    page?: number;
+                    /** @description page size, at most 100 */
                     limit?: number;
+                    /** @description opaque: nextCursor of the previous page (keyset paging; page is then only echoed) */
+                    cursor?: string;
                 };
                 header?: never;
                 path: {
@@ -6711,6 +6957,176 @@ export interface paths {
                     };
                     content: {
                         "text/event-stream": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live feed over WebSocket: the same events (one JSON message each), filters and resume (?since=) as the SSE stream */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the API key, for browsers' EventSource which cannot send headers */
+                    apiKey?: string;
+                    /** @description resume after this event id (`<version>:<eventIndex>`), or 'earliest' for all history; Last-Event-ID wins when both are given; default: live events only */
+                    since?: string;
+                    /** @description collection ids (comma-separated) */
+                    collectionId?: string;
+                    /** @description collection creator, with collection */
+                    creator?: string;
+                    /** @description collection name, with creator */
+                    collection?: string;
+                    /** @description token ids (comma-separated) */
+                    tokenId?: string;
+                    /** @description wallet addresses matched as buyer, seller, from or to (comma-separated) */
+                    wallet?: string;
+                    /** @description event kinds (comma-separated) among listing_placed, listing_cancelled, listing_sold, token_offer_placed, token_offer_cancelled, token_offer_filled, collection_offer_placed, collection_offer_cancelled, collection_offer_filled, mint, transfer, burn, lootbox_purchased, lootbox_opened, floor_changed, ranking_changed */
+                    kinds?: string;
+                    /** @description marketplace names (comma-separated) */
+                    marketplace?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Switching Protocols (send Upgrade: websocket): then one WebSocket text message per event, this JSON object; the server closes with 1001 when the stream ends */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `<version>:<eventIndex>`: unique, in chain order; the resume point */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "listing_placed" | "listing_cancelled" | "listing_sold" | "token_offer_placed" | "token_offer_cancelled" | "token_offer_filled" | "collection_offer_placed" | "collection_offer_cancelled" | "collection_offer_filled" | "mint" | "transfer" | "burn" | "lootbox_purchased" | "lootbox_opened" | "floor_changed" | "ranking_changed";
+                            version: number;
+                            eventIndex: number;
+                            /** @description block timestamp (ISO 8601) */
+                            timestamp: string;
+                            collectionId: string | null;
+                            tokenId: string | null;
+                            tokenStandard: string | null;
+                            propertyVersion: string | null;
+                            seller: string | null;
+                            buyer: string | null;
+                            from: string | null;
+                            to: string | null;
+                            /** @description smallest unit; floor_changed: the new floor (null: none listed) */
+                            price: string | null;
+                            coinType: string | null;
+                            quantity: string;
+                            marketplace: string | null;
+                            listingId: string | null;
+                            offerId: string | null;
+                            lootboxId: number | null;
+                            tier: string | null;
+                            /** @description ranking_changed: a collection entered, left or moved within the top `top` */
+                            ranking: {
+                                /** @description trending, daily_picks or top (the rankings routes) */
+                                name: string;
+                                /** @description the ranking's trailing window: 24h, 7d or 30d */
+                                window: string;
+                                /** @description position after the run (1 = first); null: no longer ranked */
+                                rank: number | null;
+                                /** @description position before the run; null: was not ranked */
+                                previousRank: number | null;
+                                score: number | null;
+                                /** @description rank or previousRank (or both) is at most this */
+                                top: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO-8601 UTC
+                                 */
+                                computedAt: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            statusCode: number;
+                            error: string;
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
                             statusCode: number;
                             error: string;
                             code: string;

@@ -1,6 +1,7 @@
 import { ConfigError } from './config-error';
 import { DEFAULTS, NETWORKS, type Network } from './defaults';
 import { type FeedConfig, loadFeedConfig } from './feed';
+import { parseOrigin } from './origins';
 import { type Env, optional, readAddress, readEnum, readInt, readList, readUrl } from './read-env';
 
 /** Everything mdq reads from the environment, validated once at start. Nothing else reads process.env. */
@@ -13,6 +14,8 @@ export interface Config {
   network: Network;
   /** Unset on the local network means "start the embedded devnet". */
   fullnodeUrl: string | undefined;
+  /** Sent as `authorization: Bearer <key>` on every fullnode REST call (the Aptos API gateway's key). */
+  fullnodeApiKey: string | undefined;
   /** Aptos Transaction Stream (gRPC); when set the indexer reads transactions from it, not REST. */
   grpcUrl: string | undefined;
   grpcApiKey: string | undefined;
@@ -30,6 +33,13 @@ export interface Config {
   devnetPort: number;
   indexerBatchSize: number;
   rateLimitPerMinute: number;
+  /** Requests per minute of a publishable (browser) key without a limit of its own, per key and client IP. */
+  publishableRateLimitPerMinute: number;
+  /**
+   * Browser origins allowed to call the API cross-origin (CORS, the feed's SSE and WebSocket), exact
+   * or `https://*.domain`; the origins of active publishable keys are allowed besides these.
+   */
+  corsOrigins: string[];
   /** API processes sharing the port (node:cluster); 0 means one per CPU. */
   apiWorkers: number;
   /** Bodies the API's version-keyed response cache keeps per process; 0 turns it off. */
@@ -76,6 +86,7 @@ export function loadConfig(env: Env = process.env): Config {
     fullnodeUrl:
       optional(env, 'APTOS_FULLNODE_URL', (v, n) => readUrl(v, n, ['http:', 'https:'])) ??
       DEFAULTS.fullnodeUrls[network],
+    fullnodeApiKey: env['APTOS_FULLNODE_API_KEY']?.trim() || undefined,
     grpcUrl: optional(env, 'APTOS_GRPC_URL', (v, n) => readUrl(v, n, ['http:', 'https:'])),
     grpcApiKey: env['APTOS_GRPC_API_KEY']?.trim() || undefined,
     startVersion: optional(env, 'MDQ_START_VERSION', (v, n) => {
@@ -104,6 +115,18 @@ export function loadConfig(env: Env = process.env): Config {
     devnetPort: readInt(env, 'MDQ_DEVNET_PORT', DEFAULTS.devnetPort, 0, 65535),
     indexerBatchSize: readInt(env, 'MDQ_INDEXER_BATCH_SIZE', DEFAULTS.indexerBatchSize, 1, 10_000),
     rateLimitPerMinute: readInt(env, 'MDQ_RATE_LIMIT', DEFAULTS.rateLimitPerMinute, 1, 1_000_000),
+    publishableRateLimitPerMinute: readInt(
+      env,
+      'MDQ_PUBLISHABLE_RATE_LIMIT',
+      DEFAULTS.publishableRateLimitPerMinute,
+      1,
+      1_000_000,
+    ),
+    corsOrigins: readList(env, 'MDQ_CORS_ORIGINS', [], (v, n) => {
+      const parsed = parseOrigin(v);
+      if ('problem' in parsed) throw new ConfigError(`${n}: ${parsed.problem}`);
+      return parsed.origin;
+    }),
     apiWorkers: readInt(env, 'MDQ_API_WORKERS', 1, 0, 64),
     apiCacheEntries: readInt(env, 'MDQ_API_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     queuePrefix: env['MDQ_QUEUE_PREFIX']?.trim() || 'mdq',

@@ -15,6 +15,9 @@ export const DEFAULTS = {
   // docs/PERFORMANCE.md). At the tip a batch is whatever is new, so this costs no latency there.
   indexerBatchSize: 4000,
   rateLimitPerMinute: 1200,
+  // A publishable key is counted per visitor (key and client IP): one page view makes tens of
+  // requests, a person browsing a few pages a minute stays far below this.
+  publishableRateLimitPerMinute: 300,
   readyMaxLagSeconds: 120,
   exportRowsPerDay: 10_000_000,
   mediaCacheMb: 1024,

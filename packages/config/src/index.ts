@@ -3,4 +3,5 @@ export { type Config, loadConfig } from './config';
 export { ConfigError } from './config-error';
 export { DEFAULTS, NETWORKS, type Network } from './defaults';
 export { FEED_DEFAULTS, type FeedConfig } from './feed';
+export { originAllowed, parseOrigin } from './origins';
 export type { Env } from './read-env';

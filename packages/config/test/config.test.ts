@@ -1,6 +1,6 @@
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS, loadConfig } from '../src/index';
+import { ConfigError, DEFAULTS, loadConfig, originAllowed } from '../src/index';
 
 describe('loadConfig', () => {
   it('gives the embedded defaults for an empty environment', () => {
@@ -70,5 +70,35 @@ describe('loadConfig', () => {
 
   it('never echoes a password from a bad URL', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@h/db' })).not.toThrow(/secret/);
+  });
+
+  it('reads MDQ_CORS_ORIGINS as exact origins and *.domain patterns, naming a bad entry', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(
+      loadConfig({
+        MDQ_CORS_ORIGINS:
+          'https://Market.example/, https://*.market.example,http://127.0.0.1:5173,https://a.b:443',
+      }).corsOrigins,
+    ).toEqual(['https://market.example', 'https://*.market.example', 'http://127.0.0.1:5173', 'https://a.b']);
+    expect(() => loadConfig({ MDQ_CORS_ORIGINS: 'market.example' })).toThrow(
+      /^MDQ_CORS_ORIGINS: "market.example" is not an origin/,
+    );
+    expect(() => loadConfig({ MDQ_CORS_ORIGINS: 'https://market.example/app' })).toThrow(ConfigError);
+    expect(() => loadConfig({ MDQ_CORS_ORIGINS: '*' })).toThrow(ConfigError);
+    expect(loadConfig({}).publishableRateLimitPerMinute).toBe(300);
+  });
+
+  it('matches an origin exactly or by its *. pattern, never the bare domain, another scheme or port', () => {
+    const entries = ['https://market.example', 'https://*.shop.example'];
+    expect(originAllowed(entries, 'https://market.example')).toBe(true);
+    expect(originAllowed(entries, 'https://MARKET.example')).toBe(true);
+    expect(originAllowed(entries, 'https://a.shop.example')).toBe(true);
+    expect(originAllowed(entries, 'https://a.b.shop.example')).toBe(true);
+    expect(originAllowed(entries, 'https://shop.example')).toBe(false);
+    expect(originAllowed(entries, 'http://a.shop.example')).toBe(false);
+    expect(originAllowed(entries, 'https://a.shop.example:8443')).toBe(false);
+    expect(originAllowed(entries, 'https://evilshop.example')).toBe(false);
+    expect(originAllowed(entries, 'https://market.example.evil')).toBe(false);
+    expect(originAllowed(entries, 'null')).toBe(false);
   });
 });

@@ -21,6 +21,7 @@ export * from './queries/checkpoints';
 export * from './queries/feed/index';
 export * from './queries/follower-lock';
 export * from './queries/freshness';
+export * from './queries/indexer-graphql/index';
 export * from './queries/locks';
 export * from './queries/media';
 export * from './queries/read-versions';

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, ensureApiKey, findActiveApiKey, listApiKeys, revokeApiKey } from '../src/index';
+import {
+  createApiKey,
+  ensureApiKey,
+  findActiveApiKey,
+  listApiKeys,
+  publishableKeyOrigins,
+  revokeApiKey,
+} from '../src/index';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 describe('api keys', () => {
@@ -18,7 +25,12 @@ describe('api keys', () => {
       .where('key_id', '=', keyId)
       .executeTakeFirst();
     expect(stored?.key_hash).not.toContain(key);
-    expect(await findActiveApiKey(test.db, key)).toEqual({ keyId, rateLimitPerMinute: 60 });
+    expect(await findActiveApiKey(test.db, key)).toEqual({
+      keyId,
+      kind: 'secret',
+      origins: [],
+      rateLimitPerMinute: 60,
+    });
     expect(await findActiveApiKey(test.db, `${key}x`)).toBeUndefined();
   });
 
@@ -39,5 +51,34 @@ describe('api keys', () => {
     await revokeApiKey(test.db, found!.keyId);
     await ensureApiKey(test.db, key, 'env');
     expect(await findActiveApiKey(test.db, key)).toBeDefined();
+  });
+
+  it('keeps a publishable key with its origins, and lists the origins of active ones only', async () => {
+    const origins = ['https://market.example', 'https://*.preview.market.example'];
+    const { key, keyId } = await createApiKey(test.db, { name: 'page', publishableOrigins: origins });
+    expect(key).toMatch(/^mdq_pk_[0-9a-f]{8}_/);
+    expect(key.slice(7, 15)).toBe(keyId);
+    expect(await findActiveApiKey(test.db, key)).toEqual({
+      keyId,
+      kind: 'publishable',
+      origins,
+      rateLimitPerMinute: null,
+    });
+    const gone = await createApiKey(test.db, {
+      name: 'old page',
+      publishableOrigins: ['https://old.example'],
+    });
+    await revokeApiKey(test.db, gone.keyId);
+    expect((await publishableKeyOrigins(test.db)).sort()).toEqual([...origins].sort());
+    expect((await listApiKeys(test.db)).find((k) => k.keyId === keyId)).toMatchObject({
+      kind: 'publishable',
+      origins,
+    });
+  });
+
+  it('refuses a publishable key without origins (the table constraint)', async () => {
+    await expect(createApiKey(test.db, { name: 'nowhere', publishableOrigins: [] })).rejects.toThrow(
+      /api_keys_kind_origins/,
+    );
   });
 });

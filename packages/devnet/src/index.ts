@@ -14,6 +14,7 @@ export {
   type DevnetGrpcOptions,
   type DevnetGrpcServer,
   type GrpcFaults,
+  type StreamedChain,
   startGrpcServer,
 } from './grpc/grpc-server';
 export { loadRecorded, type RecordedTransaction } from './recorded/load-recorded';

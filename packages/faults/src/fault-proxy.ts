@@ -11,11 +11,17 @@ export interface FaultProxyOptions {
   seed: number;
   /** Versions always left out of every page (a source that insists on a gap). */
   hole?: { from: number; to: number };
+  /** Answer 401 to any request without `authorization: Bearer <requireKey>`, as a keyed gateway does. */
+  requireKey?: string;
+  /** Answer the first transaction page with 429 and this `Retry-After` (seconds). */
+  throttleFirstPage?: string;
 }
 
 export interface FaultProxy {
   url: string;
   injected: Record<FaultKind, number>;
+  /** Every request in order of arrival: status answered and path. */
+  requests: { status: number; path: string; keyed: boolean }[];
   close(): Promise<void>;
 }
 
@@ -64,13 +70,33 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       req.end();
     });
 
+  const requests: FaultProxy['requests'] = [];
+  let throttledFirst = false;
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = req.url ?? '/';
       const isPage = /^\/v1\/transactions(\?|$)/.test(path);
+      const keyed =
+        options.requireKey !== undefined && req.headers.authorization === `Bearer ${options.requireKey}`;
+      const answered = (status: number) => requests.push({ status, path, keyed });
+      if (options.requireKey !== undefined && !keyed) {
+        answered(401);
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end('{"message":"invalid API key","error_code":"web_framework_error"}');
+        return;
+      }
+      if (isPage && options.throttleFirstPage !== undefined && !throttledFirst) {
+        throttledFirst = true;
+        injected.throttled += 1;
+        answered(429);
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': options.throttleFirstPage });
+        res.end('{"message":"rate limited","error_code":"rate_limited"}');
+        return;
+      }
       const kind = isPage && random() < options.rate ? KINDS[Math.floor(random() * KINDS.length)] : undefined;
       if (kind === 'throttled') {
         injected.throttled += 1;
+        answered(429);
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
         res.end('{"message":"rate limited","error_code":"rate_limited"}');
         return;
@@ -108,6 +134,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
           await new Promise((resolve) => setTimeout(resolve, 2_000));
         }
       }
+      answered(upstream.status);
       res.writeHead(upstream.status, upstream.headers);
       res.end(body);
     })().catch(() => {
@@ -119,6 +146,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   return {
     url: `http://127.0.0.1:${port}/v1`,
     injected,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -17,3 +17,4 @@ export {
   recordingLogger,
   setProcessLogger,
 } from './logger';
+export { redactSecrets, redactUrl, registerSecret } from './redact';

@@ -1,5 +1,26 @@
 import pino from 'pino';
 import { createFailureLog, failureKey, truncate } from './failure-log';
+import { redactSecrets } from './redact';
+
+/** Header and field names that hold a credential: censored wherever a line carries them. */
+const CREDENTIAL_FIELDS = [
+  'apiKey',
+  'adminKey',
+  'secret',
+  'authorization',
+  '*.apiKey',
+  '*.adminKey',
+  '*.secret',
+  '*.authorization',
+  '*.headers.authorization',
+  '*.headers["x-api-key"]',
+  '*.headers["x-admin-key"]',
+  '*.headers.cookie',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  'headers["x-admin-key"]',
+  'headers.cookie',
+];
 
 /** What every part of mdq logs through: pino, fields first, then the message. */
 export type Logger = pino.Logger;
@@ -66,7 +87,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: serialize },
+      redact: { paths: CREDENTIAL_FIELDS, censor: '[redacted]' },
       hooks: {
+        // The last word on every line, whatever field or message carries a credential (redact.ts).
+        streamWrite: redactSecrets,
         logMethod(args, method, levelValue) {
           const [first, ...rest] = args as unknown[];
           const fields =
@@ -91,8 +115,19 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         },
       },
     },
-    options.destination ?? pino.destination({ dest: 2, sync: true }),
+    options.destination ?? standardError(),
   );
+}
+
+/**
+ * stderr for the JSON lines. A write that fails (EPIPE: the pipe stderr went to has closed, as
+ * `mdq start 2>&1 | tee log` after Ctrl-C) is an 'error' event of the stream, which with no listener
+ * would end the process mid-shutdown; a log line that cannot be written is dropped instead.
+ */
+function standardError(): pino.DestinationStream {
+  const destination = pino.destination({ dest: 2, sync: true });
+  destination.on('error', () => undefined);
+  return destination;
 }
 
 let processLog: Logger | null = null;

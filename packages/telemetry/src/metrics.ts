@@ -37,6 +37,17 @@ export const indexerTransactions = new Counter({
   registers: [registry],
 });
 
+/**
+ * Transactions of a type this build does not know (a new Aptos transaction kind): passed on as
+ * opaque non-user transactions, never a stall. A non-zero count means mdq needs an update.
+ */
+export const indexerUnknownTransactions = new Counter({
+  name: 'mdq_indexer_unknown_type_transactions_total',
+  help: 'Transactions of a type this build does not know, indexed as opaque non-user transactions',
+  labelNames: ['type'],
+  registers: [registry],
+});
+
 export const indexerRows = new Counter({
   name: 'mdq_indexer_rows_written_total',
   help: 'Rows written by the indexer',

@@ -1,5 +1,6 @@
 import {
   type CollectionSet,
+  collectionExists,
   type Db,
   findCollections,
   findLootbox,
@@ -16,6 +17,12 @@ export async function collectionIdsOf(db: Db, creator: string, collection: strin
     throw new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection '${collection}' by creator ${creator}`);
   }
   return found.map((c) => c.collectionId);
+}
+
+/** The collection id itself when a collection has it, or the 404 naming it. */
+export async function knownCollectionId(db: Db, collectionId: string): Promise<string> {
+  if (await collectionExists(db, collectionId)) return collectionId;
+  throw new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection ${collectionId}`);
 }
 
 /** What a lookup of `key` found, or the 404 naming the lootbox. */

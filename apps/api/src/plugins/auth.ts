@@ -1,5 +1,8 @@
+import { originAllowed } from '@mdq/config';
+import type { ApiKeyKind } from '@mdq/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { type OriginPolicy, sameOrigin } from './browser-origins';
 import { ApiError } from './errors';
 import type { KeyCache } from './key-cache';
 
@@ -7,6 +10,15 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiKeyId?: string;
     apiKeyLimit?: number | null;
+    apiKeyKind?: ApiKeyKind;
+  }
+  interface FastifyContextConfig {
+    /** The event streams: EventSource cannot send headers, so `?apiKey=` is accepted. */
+    apiKeyInQuery?: boolean;
+    /** Secret keys only (webhooks, exports, the utility writes); set by `registerSecretKeyOnly`. */
+    secretKeyOnly?: boolean;
+    /** A read route that is not a GET (a query sent as a POST body): publishable keys may use it. */
+    publishableKey?: boolean;
   }
 }
 
@@ -21,11 +33,13 @@ export interface InvalidKeyLimit {
 }
 
 /**
- * The guard every keyed scope registers: `x-api-key` required, looked up in the one shared key
+ * The guard every keyed scope registers: a key required (`x-api-key`, or `Authorization: Bearer`,
+ * or `?apiKey=` on the streams), looked up in the one shared key
  * cache. A client presenting unknown keys is limited per IP, so guessing keys cannot turn into
- * one database lookup per request.
+ * one database lookup per request. Then the browser rules (browserRules): a publishable key only
+ * from its own origins and on read routes; any key refused from an origin the API does not allow.
  */
-export function createApiKeyAuth(cache: KeyCache, limit: InvalidKeyLimit = {}) {
+export function createApiKeyAuth(cache: KeyCache, origins: OriginPolicy, limit: InvalidKeyLimit = {}) {
   const perMinute = limit.perMinute ?? 60;
   const misses = new LRUCache<string, { count: number }>({
     max: limit.maxClients ?? 10_000,
@@ -36,7 +50,7 @@ export function createApiKeyAuth(cache: KeyCache, limit: InvalidKeyLimit = {}) {
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const header = request.headers['x-api-key'];
-    const key = (Array.isArray(header) ? header[0] : header) ?? keyFromQuery(request);
+    const key = (Array.isArray(header) ? header[0] : header) ?? bearerKey(request) ?? keyFromQuery(request);
     if (!key) throw new ApiError(401, 'MISSING_API_KEY', "missing 'x-api-key' header");
     const counter = misses.get(request.ip);
     if (counter && counter.count >= perMinute) {
@@ -53,15 +67,65 @@ export function createApiKeyAuth(cache: KeyCache, limit: InvalidKeyLimit = {}) {
       else misses.set(request.ip, { count: 1 });
       throw new ApiError(401, 'INVALID_API_KEY', "unknown or revoked 'x-api-key'");
     }
+    await browserRules(request, entry, origins);
     request.apiKeyId = entry.keyId;
-    request.apiKeyLimit = entry.limit;
+    request.apiKeyLimit = entry.rateLimitPerMinute;
+    request.apiKeyKind = entry.kind;
   };
+}
+
+/**
+ * A publishable key sits in a page's source for anyone to copy: it is accepted only with an
+ * `Origin` its key lists (a browser cannot lie about it; a script can, hence the next rule) and
+ * only on read routes. A secret key works everywhere, except from a browser page on an origin the
+ * API does not allow: the browser would refuse the page the answer anyway (CORS), and for the
+ * WebSocket, where browsers enforce nothing, this refusal is the rule itself.
+ */
+async function browserRules(
+  request: FastifyRequest,
+  entry: { kind: ApiKeyKind; origins: string[] },
+  origins: OriginPolicy,
+): Promise<void> {
+  const origin = request.headers.origin;
+  if (entry.kind === 'publishable') {
+    if (!origin || !originAllowed(entry.origins, origin)) {
+      throw new ApiError(
+        403,
+        'ORIGIN_NOT_ALLOWED',
+        origin
+          ? `this publishable key is not accepted from origin ${origin}`
+          : 'a publishable key is accepted only from the web pages of its origins (Origin header); servers use a secret key',
+      );
+    }
+    if (!readRoute(request)) {
+      throw new ApiError(
+        403,
+        'SECRET_KEY_REQUIRED',
+        'a publishable key can only read; this route needs a secret key (from a server, never a web page)',
+      );
+    }
+    return;
+  }
+  if (origin && !sameOrigin(origin, request.headers.host) && !(await origins.allowed(origin))) {
+    throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', `origin ${origin} is not allowed (MDQ_CORS_ORIGINS)`);
+  }
+}
+
+function readRoute(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config;
+  if (config.secretKeyOnly) return false;
+  return request.method === 'GET' || request.method === 'HEAD' || config.publishableKey === true;
+}
+
+/** `Authorization: Bearer <key>`: what the Aptos SDKs send for `clientConfig.API_KEY`. */
+function bearerKey(request: FastifyRequest): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
 }
 
 /** Routes with `config.apiKeyInQuery` (the event streams: EventSource cannot send headers) accept `?apiKey=`. */
 function keyFromQuery(request: FastifyRequest): string | undefined {
-  const config = request.routeOptions.config as { apiKeyInQuery?: boolean } | undefined;
-  if (!config?.apiKeyInQuery) return undefined;
+  if (!request.routeOptions.config.apiKeyInQuery) return undefined;
   const value = (request.query as Record<string, unknown> | undefined)?.['apiKey'];
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
@@ -72,4 +136,11 @@ export function registerApiKeyAuth(
   authenticate: ReturnType<typeof createApiKeyAuth>,
 ): void {
   app.addHook('onRequest', authenticate);
+}
+
+/** Every route registered in the scope from here on refuses publishable keys (403 SECRET_KEY_REQUIRED). */
+export function registerSecretKeyOnly(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, secretKeyOnly: true };
+  });
 }

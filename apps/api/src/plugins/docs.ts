@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { registerSecurityHeaders } from './security-headers';
 
 /** OpenAPI 3 generated from the route schemas, served at /openapi.json with an interactive page at /docs. */
 export async function registerDocs(app: FastifyInstance, network: string): Promise<void> {
@@ -12,8 +13,10 @@ export async function registerDocs(app: FastifyInstance, network: string): Promi
         version: '0.1.0',
         description:
           `NFT marketplace data for Aptos (${network}). Every route is served under /${network}/api/<route> and ` +
-          `/${network}/<route> (an alias, not listed here), and needs the x-api-key header. Lists answer { data, pagination }, errors ` +
-          '{ statusCode, error, code, message }. Prices and u64 amounts are strings in the smallest unit.',
+          `/${network}/<route> (an alias, not listed here), and needs the x-api-key header unless its operation says ` +
+          'security: [] (/health, /ready, /media/{id}; this document at /docs/json and its page at /docs need none either). ' +
+          'Lists answer { data, pagination }, errors { statusCode, error, code, message }. Prices and u64 amounts are ' +
+          'strings in the smallest unit. A route that sends an ETag answers 304 with no body to a matching If-None-Match.',
       },
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
@@ -23,19 +26,56 @@ export async function registerDocs(app: FastifyInstance, network: string): Promi
     // One path form in the listing: `/{network}/api/<route>`. The same routes without `/api` are
     // served as aliases (the seed shows both) and left out, so a reader and a generated client
     // see each endpoint once.
-    transform: ({ schema, url }) => {
+    transform: ({ schema, url, route }) => {
       const alias = url.startsWith(`/${network}/`) && !url.startsWith(`/${network}/api/`);
       if (alias) return { schema: { ...schema, hide: true }, url };
-      return { schema: { ...schema, ...optionalDefaults(schema.querystring) }, url };
+      return {
+        schema: {
+          ...schema,
+          ...optionalDefaults(schema.querystring),
+          ...notModified(schema.response, route.config),
+          // @fastify/websocket hides its routes; the feed's WebSocket route is part of the API.
+          ...('websocket' in route && route.websocket ? { hide: false } : {}),
+        },
+        url,
+      };
     },
   });
-  // The key is entered once (Authorize) and kept across reloads of the page.
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { persistAuthorization: true, displayRequestDuration: true, tryItOutEnabled: true },
+  // The key is entered once (Authorize) and kept across reloads of the page. Its own scope: the
+  // page's security headers and content security policy stay off the JSON routes.
+  await app.register(async (page) => {
+    await registerSecurityHeaders(page);
+    await page.register(swaggerUi, {
+      routePrefix: '/docs',
+      // No badge from validator.swagger.io: the page loads nothing from elsewhere.
+      uiConfig: {
+        persistAuthorization: true,
+        displayRequestDuration: true,
+        tryItOutEnabled: true,
+        validatorUrl: null,
+      },
+    });
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
+
+/**
+ * The 304 every conditional route answers (plugins/cache.ts: `cacheSeconds` or `readCache`),
+ * added to its document from the same route option the hook reads.
+ */
+function notModified(
+  response: unknown,
+  config: { cacheSeconds?: number; readCache?: boolean } | undefined,
+): { response?: Record<string, unknown> } {
+  if (config?.cacheSeconds === undefined && !config?.readCache) return {};
+  return { response: { ...(response as Record<string, unknown>), 304: NOT_MODIFIED } };
+}
+
+/** A 304: no body; the ETag of the body the client holds still names the answer. */
+export const NOT_MODIFIED = {
+  description: 'Not Modified: the If-None-Match ETag still names the answer; no body',
+  type: 'null',
+};
 
 interface ObjectSchema {
   properties?: Record<string, { default?: unknown }>;

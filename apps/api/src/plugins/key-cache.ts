@@ -1,4 +1,10 @@
-import { type Db, findActiveApiKey, type KeyRevocationListener, listenForKeyRevocations } from '@mdq/db';
+import {
+  type ActiveApiKey,
+  type Db,
+  findActiveApiKey,
+  type KeyRevocationListener,
+  listenForKeyRevocations,
+} from '@mdq/db';
 import { LRUCache } from 'lru-cache';
 
 export interface KeyCacheOptions {
@@ -12,10 +18,7 @@ export interface KeyCacheOptions {
   max?: number;
 }
 
-interface KeyEntry {
-  keyId: string;
-  limit: number | null;
-}
+type KeyEntry = ActiveApiKey;
 
 export interface KeyCache {
   /** The active key, or null when unknown or revoked. */
@@ -49,9 +52,8 @@ export function createKeyCache(db: Db, options: KeyCacheOptions = {}): KeyCache 
       if (hit) return hit;
       const found = await findActiveApiKey(db, key);
       if (!found) return null;
-      const entry = { keyId: found.keyId, limit: found.rateLimitPerMinute };
-      cache.set(key, entry, { ttl: listener?.listening ? validTtl : unlistenedTtl });
-      return entry;
+      cache.set(key, found, { ttl: listener?.listening ? validTtl : unlistenedTtl });
+      return found;
     },
     async close() {
       await listener?.close();

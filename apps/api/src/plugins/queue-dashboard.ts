@@ -5,6 +5,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import { createRedis, dedupedRedisSink, QUEUE_NAMES, reportErrors } from '@mdq/jobs';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { registerSecurityHeaders } from './security-headers';
 
 export interface QueueDashboardOptions {
   redisUrl: string;
@@ -48,6 +49,7 @@ export async function registerQueueDashboard(
           message: "the queue dashboard needs the admin key ('x-admin-key' or basic auth)",
         });
       });
+      await registerSecurityHeaders(scope);
       await scope.register(serverAdapter.registerPlugin());
     },
     { prefix: DASHBOARD_PATH },

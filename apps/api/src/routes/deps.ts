@@ -1,4 +1,5 @@
 import type { Db } from '@mdq/db';
+import type { IndexerLimits } from '../graphql/plan';
 import type { ReadStateSource } from '../plugins/freshness';
 
 /**
@@ -23,4 +24,6 @@ export interface RouteDeps {
   exportGzip?: { level?: number; chunkSize?: number } | undefined;
   /** Version-keyed response cache size (MDQ_API_CACHE_ENTRIES); 0 turns it off. */
   cacheEntries?: number;
+  /** Caps of the Indexer API GraphQL endpoint over its defaults (tests lower them). */
+  graphqlLimits?: Partial<IndexerLimits> | undefined;
 }

@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FeedFilter, FeedPosition } from '@mdq/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -56,14 +57,17 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
       const filter = await feedFilterOf(db, request.query);
       const after = feedStartOf(lastEventIdOf(request.headers['last-event-id']), request.query.since);
       const release = feed.limits.acquire(request.apiKeyId ?? '');
+      // The headers set so far (CORS for an allowed origin, rate limit, freshness) go out with the
+      // stream's own: once hijacked, Fastify no longer writes them.
+      const headers = reply.getHeaders() as OutgoingHttpHeaders;
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
+        ...headers,
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
-        'access-control-allow-origin': '*',
       });
       raw.write('retry: 1000\n\n');
       const session = feed.open(filter, after, async (event) => {
@@ -108,7 +112,15 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
         summary:
           'Live feed over WebSocket: the same events (one JSON message each), filters and resume (?since=) as the SSE stream',
         querystring: EventStreamQuery,
-        response: { ...ERRORS },
+        response: {
+          101: {
+            description:
+              'Switching Protocols (send Upgrade: websocket): then one WebSocket text message per event, ' +
+              'this JSON object; the server closes with 1001 when the stream ends',
+            content: { 'application/json': { schema: FeedEvent } },
+          },
+          ...ERRORS,
+        },
       },
       preHandler: async (request) => {
         if (request.headers.upgrade?.toLowerCase() !== 'websocket') {

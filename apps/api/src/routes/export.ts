@@ -4,7 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { normalizeAddress } from '@mdq/chain/address';
 import { addExportRows, type ExportFormat, exportRowsUsed, openExport } from '@mdq/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { collectionIdsOf } from '../lib/resolve';
+import { Type } from 'typebox';
+import { collectionIdsOf, knownCollectionId } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import { ERRORS } from '../schemas/common';
 import { ExportParams, ExportQuery } from '../schemas/export';
@@ -49,7 +50,19 @@ export async function exportRoutes(scope: FastifyInstance, deps: RouteDeps): Pro
         summary: 'Bulk export of a dataset as NDJSON or CSV (streamed, resumable, one snapshot)',
         params: ExportParams,
         querystring: ExportQuery,
-        response: ERRORS,
+        response: {
+          200: {
+            description:
+              'one row per line (NDJSON: a JSON object; CSV: a header line, then records), then the trailer line ' +
+              '{"$export":{"rows","complete","next"}} (CSV: the same JSON after a #); gzipped when Accept-Encoding ' +
+              'allows it',
+            content: {
+              'application/x-ndjson': { schema: Type.String() },
+              'text/csv': { schema: Type.String() },
+            },
+          },
+          ...ERRORS,
+        },
       },
     },
     async (request, reply) => {
@@ -74,7 +87,7 @@ export async function exportRoutes(scope: FastifyInstance, deps: RouteDeps): Pro
       }
       const collectionIds =
         query.collectionId !== undefined
-          ? [normalizeAddress(query.collectionId)]
+          ? [await knownCollectionId(deps.readDb, normalizeAddress(query.collectionId))]
           : query.creator !== undefined && query.collection !== undefined
             ? await collectionIdsOf(deps.readDb, query.creator, query.collection)
             : undefined;

@@ -34,7 +34,14 @@ export interface HealthOptions {
 export function healthRoutes(app: FastifyInstance, opts: HealthOptions): void {
   app.get(
     '/health',
-    { schema: { tags: ['ops'], summary: 'Liveness: the process answers', response: { 200: Health } } },
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Liveness: the process answers',
+        security: [],
+        response: { 200: Health },
+      },
+    },
     async () => ({ status: 'ok' as const, network: opts.network, ...buildInfo() }),
   );
 
@@ -44,10 +51,12 @@ export function healthRoutes(app: FastifyInstance, opts: HealthOptions): void {
       schema: {
         tags: ['ops'],
         summary: 'Readiness: database reachable and the indexed data within the lag threshold',
+        security: [],
         description:
           'Lag is measured against the chain tip the indexer last saw: versions behind it, and seconds ' +
           '(zero when caught up, else the age of the newest indexed block; at least the age of the tip ' +
-          'reading, so a stopped indexer shows a growing lag). Null while no indexer has reported a tip.',
+          'reading, so a stopped indexer shows a growing lag). Null while no indexer has reported a tip. ' +
+          'tipVersion is never below indexedVersion: a tip reading older than the index is raised to it.',
         response: { 200: Ready, 503: Ready },
       },
     },

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
+import { registerSecretKeyOnly } from '../plugins/auth';
 import { registerConditionalCaching } from '../plugins/cache';
 import { registerResponseCache } from '../plugins/response-cache';
 import { analyticsRoutes } from './analytics';
 import type { RouteDeps } from './deps';
 import { exportRoutes } from './export';
+import { graphqlRoutes } from './graphql';
 import { lootboxRoutes } from './lootbox';
 import { marketRoutes } from './market';
 import { rankingRoutes } from './rankings';
@@ -26,8 +28,17 @@ export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   await userRoutes(app, deps);
   await lootboxRoutes(app, deps);
   await rankingRoutes(app, deps);
-  await utilityRoutes(app, deps);
-  await exportRoutes(app, deps);
+  // What a publishable (browser) key may not do: the utility writes, bulk export, webhook
+  // management. Two scopes keep the routes in their order (the OpenAPI document's order).
+  await app.register(async (secret) => {
+    registerSecretKeyOnly(secret);
+    await utilityRoutes(secret, deps);
+    await exportRoutes(secret, deps);
+  });
   await analyticsRoutes(app, deps);
-  await webhookRoutes(app, deps);
+  await app.register(async (secret) => {
+    registerSecretKeyOnly(secret);
+    await webhookRoutes(secret, deps);
+  });
+  await graphqlRoutes(app, deps);
 }

@@ -3,6 +3,7 @@ import { normalizeAddress } from '@mdq/chain/address';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { matchesIfNoneMatch } from '../plugins/cache';
+import { NOT_MODIFIED } from '../plugins/docs';
 import { ApiError } from '../plugins/errors';
 import { Address, ErrorBody } from '../schemas/common';
 
@@ -22,7 +23,8 @@ export interface MediaService {
 const CACHE_CONTROL = 'public, max-age=604800, stale-while-revalidate=86400';
 
 const MediaQuery = Type.Object({
-  // An integer enum with a type, so that Ajv coerces the query string (see STYLE.md).
+  // An integer enum with a type: TypeBox's `Type.Enum` emits an `enum` without `type`, which Ajv never
+  // coerces, so `?w=256` (a string) would fail validation.
   w: Type.Integer({
     enum: [64, 256, 512, 1024],
     default: 256,
@@ -52,7 +54,21 @@ export async function mediaRoutes(scope: FastifyInstance, media: MediaService | 
         summary: "A token's or collection's image, resized and re-encoded (webp, avif or png)",
         params: Type.Object({ id: Address('token id or collection id') }),
         querystring: MediaQuery,
-        response: errors,
+        // An <img> sends no header: no key (see above).
+        security: [],
+        response: {
+          200: {
+            description: 'the thumbnail, with a strong ETag and a week of public caching',
+            content: Object.fromEntries(
+              ['image/webp', 'image/avif', 'image/png'].map((type) => [
+                type,
+                { schema: Type.String({ format: 'binary' }) },
+              ]),
+            ),
+          },
+          304: NOT_MODIFIED,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {

@@ -3,16 +3,16 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   findWebhookEndpoint,
-  listWebhookDeliveries,
-  listWebhookEndpoints,
   setWebhookStatus,
+  webhookDeliveriesPage,
+  webhookEndpointsPage,
   webhookFilterJson,
 } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { feedFilterOf, feedStartOf } from '../feed/feed-request';
 import { ApiError } from '../plugins/errors';
-import { ERRORS, ListOf, One } from '../schemas/common';
+import { ERRORS, ListOf, One, pageQuery } from '../schemas/common';
 import {
   WebhookCreateBody,
   WebhookCreated,
@@ -25,10 +25,6 @@ import type { RouteDeps } from './deps';
 const tags = ['webhooks'];
 const notFound = (id: string) =>
   new ApiError(404, 'WEBHOOK_NOT_FOUND', `no webhook endpoint ${id} for this key`);
-const one = <T>(data: T[]) => ({
-  data,
-  pagination: { page: 1, limit: data.length, total: data.length, hasMore: false, nextCursor: null },
-});
 
 /** A key's webhook endpoints: each sees only its own. Deliveries run in the worker (BullMQ). */
 export async function webhookRoutes(scope: FastifyInstance, { db }: RouteDeps): Promise<void> {
@@ -65,11 +61,16 @@ export async function webhookRoutes(scope: FastifyInstance, { db }: RouteDeps): 
     {
       schema: {
         tags,
-        summary: "This key's webhook endpoints",
+        summary: "This key's webhook endpoints, oldest first",
+        querystring: Type.Object(pageQuery(20)),
         response: { 200: ListOf(WebhookEndpoint), ...ERRORS },
       },
     },
-    async (request) => one((await listWebhookEndpoints(db, keyOf(request))).map(({ keyId: _k, ...e }) => e)),
+    async (request) => {
+      const { page, limit, cursor } = request.query;
+      const found = await webhookEndpointsPage(db, keyOf(request), { page, limit, cursor });
+      return { ...found, data: found.data.map(({ keyId: _k, ...e }) => e) };
+    },
   );
 
   app.get(
@@ -79,14 +80,15 @@ export async function webhookRoutes(scope: FastifyInstance, { db }: RouteDeps): 
         tags,
         summary: 'Delivery log of an endpoint, newest first',
         params: WebhookParams,
-        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }) }),
+        querystring: Type.Object(pageQuery(50)),
         response: { 200: ListOf(WebhookDelivery), ...ERRORS },
       },
     },
     async (request) => {
       const { endpointId } = request.params;
       if (!(await findWebhookEndpoint(db, endpointId, keyOf(request)))) throw notFound(endpointId);
-      return one(await listWebhookDeliveries(db, endpointId, request.query.limit));
+      const { page, limit, cursor } = request.query;
+      return webhookDeliveriesPage(db, endpointId, { page, limit, cursor });
     },
   );
 

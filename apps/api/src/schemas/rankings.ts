@@ -1,12 +1,13 @@
 import { Type } from 'typebox';
-import { IsoTime, Lootbox, Nullable, ThumbnailUrl } from './common';
+import { IsoTime, Lootbox, Nullable, pageQuery, ThumbnailUrl } from './common';
 
 /**
  * The spec allows 1, 10 or 100. An integer enum (not Type.Enum, which emits no `type`) so that Ajv
  * coerces the query string before checking membership.
  */
 export const RankingQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1, description: 'page number, from 1' }),
+  page: pageQuery(10).page,
+  cursor: pageQuery(10).cursor,
   limit: Type.Unsafe<1 | 10 | 100>({
     type: 'integer',
     enum: [1, 10, 100],

@@ -15,7 +15,7 @@ import { devnetDecoder } from '@mdq/indexer/testing';
 import { noopNotifier } from '@mdq/jobs';
 import type { FastifyInstance } from 'fastify';
 import type { FeedOptions } from '../../src/feed/feed-service';
-import { buildApp } from '../../src/index';
+import { type AppOptions, buildApp } from '../../src/index';
 import { until } from './feed-consumers';
 
 /**
@@ -52,6 +52,8 @@ export interface LiveFeed {
 export async function startLiveFeed(options: {
   seed: number;
   feed?: Partial<FeedOptions>;
+  /** More of the API's options (CORS origins, a logger…), kept across restarts. */
+  app?: Omit<Partial<AppOptions>, 'db' | 'network' | 'feed'>;
 }): Promise<LiveFeed> {
   const devnet = await startDevnetServer({ port: 0, seed: options.seed, preset: 'tiny', blockIntervalMs: 0 });
   const chain = devnet.chain;
@@ -98,7 +100,7 @@ export async function startLiveFeed(options: {
     },
     async restart(feed = {}) {
       await app?.close();
-      app = await buildApp({ db: test.db, network: 'local', feed: { pollMs: 50, ...feed } });
+      app = await buildApp({ ...options.app, db: test.db, network: 'local', feed: { pollMs: 50, ...feed } });
       live.origin = await app.listen({ host: '127.0.0.1', port: 0 });
       live.base = `${live.origin}/local/api`;
     },

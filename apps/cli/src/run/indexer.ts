@@ -5,6 +5,7 @@ import {
   fullnodeSource,
   grpcSource,
   runIndexer,
+  streamFilterFor,
   watchChainTip,
 } from '@mdq/indexer';
 import { bullmqNotifier, type ChangeNotifier, createRedis, dedupedRedisSink, noopNotifier } from '@mdq/jobs';
@@ -158,25 +159,33 @@ export function chainSourceFor(
   options: { signal?: AbortSignal; sparse?: boolean } = {},
 ): ChainSource & { close?: () => void } {
   const { signal } = options;
-  // `sparse`: a recorded chain whose versions skip on purpose (see fullnodeSource).
-  const rest = fullnodeSource(fullnodeUrl, { sparse: options.sparse === true });
-  if (config.grpcUrl === undefined) return rest;
   const chainId = CHAIN_IDS[config.network];
+  // `sparse`: a recorded chain whose versions skip on purpose (see fullnodeSource).
+  const rest = fullnodeSource(fullnodeUrl, {
+    sparse: options.sparse === true,
+    ...(config.fullnodeApiKey ? { apiKey: config.fullnodeApiKey } : {}),
+    ...(chainId !== undefined ? { chainId } : {}),
+  });
+  if (config.grpcUrl === undefined) return rest;
   return grpcSource({
     url: config.grpcUrl,
     ...(config.grpcApiKey ? { apiKey: config.grpcApiKey } : {}),
     ...(chainId !== undefined ? { chainId } : {}),
+    // The service skips what mdq does not decode; the decoder's early skip stays for servers
+    // that ignore the filter.
+    transactionFilter: streamFilterFor(decoderOptionsFor(config)),
     tip: rest.tip,
     log,
     ...(signal ? { signal } : {}),
   });
 }
 
+function decoderOptionsFor(config: Config) {
+  return { marketplaceAddress: config.marketplaceAddress, lootboxAddress: config.lootboxAddress };
+}
+
 export function decoderFor(config: Config) {
-  return createDecoder({
-    marketplaceAddress: config.marketplaceAddress,
-    lootboxAddress: config.lootboxAddress,
-  });
+  return createDecoder(decoderOptionsFor(config));
 }
 
 function optionalRange(flags: IndexerFlags): { from?: number; to?: number } {

@@ -1,14 +1,15 @@
 import { startApi } from '@mdq/api';
 import { type Config, loadConfig } from '@mdq/config';
 import type { DevnetServer } from '@mdq/devnet';
-import { runIndexer, watchChainTip } from '@mdq/indexer';
+import { FatalSourceError, runIndexer, watchChainTip } from '@mdq/indexer';
 import { observeIndexerBatch } from '@mdq/telemetry';
 import { resolveCollectionUri, startWorker } from '@mdq/worker';
 import { resolveDatabase } from '../runtime/database';
 import { ensureDemoKey } from '../runtime/demo-key';
 import { startEmbeddedDevnet } from '../runtime/devnet';
+import { describeFailure, exitCodeFor } from '../runtime/fail';
 import { gateways } from '../runtime/gateways';
-import { claimSignals, onShutdown } from '../runtime/lifecycle';
+import { claimSignals, onShutdown, shutDownWith } from '../runtime/lifecycle';
 import { componentLogger, configureLogging } from '../runtime/log';
 import { mediaRendererFor } from '../runtime/media';
 import { resolveRedisUrl } from '../runtime/redis';
@@ -93,6 +94,12 @@ async function startAll(
   indexing.catch((error: unknown) => {
     // A run ended by Ctrl-C is the shutdown's business, not a failure to report.
     if (signal.aborted) return;
+    if (error instanceof FatalSourceError) {
+      // The chain source cannot be used as configured: one line naming the fix, a non-zero exit.
+      console.error(describeFailure(error));
+      shutDownWith(exitCodeFor(error));
+      return;
+    }
     console.error(`mdq: the indexer stopped: ${error instanceof Error ? error.message : String(error)}`);
     process.kill(process.pid, 'SIGTERM');
   });

@@ -1,17 +1,26 @@
 import { ConfigError } from '@mdq/config';
 import { EmbeddedStartError } from '@mdq/db';
+import { FatalSourceError } from '@mdq/indexer';
 
 /** A problem the operator can fix: printed as one line, exit code 2, no stack trace. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** Problems the operator fixes (configuration, a key, the network, the start version): exit code 2. */
 export function exitCodeFor(error: unknown): number {
-  return error instanceof ConfigError || error instanceof UsageError ? 2 : 1;
+  return error instanceof ConfigError || error instanceof UsageError || error instanceof FatalSourceError
+    ? 2
+    : 1;
 }
 
 export function describeFailure(error: unknown): string {
-  if (error instanceof ConfigError || error instanceof UsageError || error instanceof EmbeddedStartError)
+  if (
+    error instanceof ConfigError ||
+    error instanceof UsageError ||
+    error instanceof EmbeddedStartError ||
+    error instanceof FatalSourceError
+  )
     return `mdq: ${error.message}`;
   if (error instanceof Error) return `mdq: ${error.name}: ${error.message}`;
   return `mdq: ${String(error)}`;

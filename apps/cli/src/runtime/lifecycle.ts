@@ -18,6 +18,18 @@ export interface ShutdownOptions {
  * but only a deliberate one: under `pnpm mdq` a single Ctrl-C reaches this process several times
  * (the terminal's process group, then pnpm's and tsx's relays), all within a moment.
  */
+let exitStatus = 0;
+
+/**
+ * Stop the whole process tree as a signal would, but end with `code`: for a failure inside a
+ * long-running command (e.g. the indexer under `mdq start` meeting an error no retry cures), after
+ * the caller printed its one line.
+ */
+export function shutDownWith(code: number): void {
+  exitStatus = code;
+  process.kill(process.pid, 'SIGTERM');
+}
+
 export function onShutdown(closers: (() => Promise<void>)[], options: ShutdownOptions = {}): AbortSignal {
   const log = options.log ?? console.error;
   const controller = new AbortController();
@@ -28,13 +40,14 @@ export function onShutdown(closers: (() => Promise<void>)[], options: ShutdownOp
       return;
     }
     closingSince = Date.now();
-    log(`mdq: ${signal} received, shutting down`);
+    // A stop this process asked for has said why already, in one line.
+    if (exitStatus === 0) log(`mdq: ${signal} received, shutting down`);
     controller.abort();
     await options.settle?.().catch(() => undefined);
     for (const close of [...closers].reverse()) {
       await close().catch((error: unknown) => log(`mdq: error while closing: ${String(error)}`));
     }
-    process.exit(0);
+    process.exit(exitStatus);
   };
   for (const signal of SIGNALS) {
     const listener: Listener = () => void shutdown(signal);
@@ -60,4 +73,14 @@ export function claimSignals(): void {
       if (!before.get(signal)?.has(listener) && !ours.has(listener)) process.removeListener(signal, listener);
     }
   }
+}
+
+/**
+ * mdq's output may be a pipe that closes before mdq does (`pnpm mdq start 2>&1 | tee log`, Ctrl-C:
+ * tee exits first). A write to it then fails (EPIPE), and Node reports that as an 'error' event of
+ * process.stdout / process.stderr, which with no listener ends the process on the spot: the shutdown
+ * never stopped the embedded Postgres. What cannot be written is dropped; nothing else depends on it.
+ */
+export function outliveClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 }

@@ -6,10 +6,12 @@ import { afterAll } from 'vitest';
 import {
   type ChainSource,
   createDecoder,
+  type DecoderOptions,
   fullnodeSource,
   grpcSource,
   type IndexerStats,
   runIndexer,
+  streamFilterFor,
 } from '../../src/index';
 import { stateFingerprint } from './db-hash';
 
@@ -27,11 +29,7 @@ export async function index(
 ): Promise<{ stats: IndexerStats; fingerprint: Record<string, string> }> {
   const test = await createTestDatabase();
   dbs.push(test);
-  const config = decodeFor.chain?.config;
-  const decode = createDecoder({
-    marketplaceAddress: config?.marketplaceAddress ?? DEFAULT_MARKETPLACE_ADDRESS,
-    lootboxAddress: config?.lootboxAddress ?? DEFAULT_LOOTBOX_ADDRESS,
-  });
+  const decode = createDecoder(decoderOptions(decodeFor));
   try {
     const stats = await runIndexer({
       db: test.db,
@@ -47,13 +45,32 @@ export async function index(
   }
 }
 
-export const viaGrpc = (devnet: DevnetServer, options: { contiguous?: boolean } = {}) =>
-  grpcSource({
-    url: devnet.grpcUrl as string,
-    tip: fullnodeSource(devnet.url).tip,
+/** The decoder's addresses for a devnet's chain (its own marketplace and lootbox). */
+export function decoderOptions(devnet: DevnetServer): DecoderOptions {
+  const config = devnet.chain?.config;
+  return {
+    marketplaceAddress: config?.marketplaceAddress ?? DEFAULT_MARKETPLACE_ADDRESS,
+    lootboxAddress: config?.lootboxAddress ?? DEFAULT_LOOTBOX_ADDRESS,
+  };
+}
+
+/**
+ * The devnet's Transaction Stream; `filteredFor`: send the filter for what that devnet's decoder
+ * reads. `grpcUrl`/`tipUrl` point at another server with the same chain.
+ */
+export const viaGrpc = (
+  devnet: DevnetServer,
+  options: { contiguous?: boolean; filteredFor?: DevnetServer; grpcUrl?: string; tipUrl?: string } = {},
+) => {
+  const { filteredFor, grpcUrl, tipUrl, ...rest } = options;
+  return grpcSource({
+    url: grpcUrl ?? (devnet.grpcUrl as string),
+    tip: fullnodeSource(tipUrl ?? devnet.url).tip,
     batchSize: 40,
     idleMs: 300,
     backoffMs: 20,
     maxBackoffMs: 200,
-    ...options,
+    ...(filteredFor ? { transactionFilter: streamFilterFor(decoderOptions(filteredFor)) } : {}),
+    ...rest,
   });
+};

@@ -18,7 +18,10 @@ export interface CollectionRankingDefinition {
   metrics: readonly MetricSpec[];
 }
 
-/** DESIGN.md "Rankings": weights per window. Metric names are the keys stored in `metrics`. */
+/**
+ * Weights per window, as published in docs/API.md "Rankings" (why these: docs/DECISIONS.md,
+ * "Rankings"). Metric names are the keys stored in `metrics`.
+ */
 export const COLLECTION_RANKINGS: Record<CollectionRanking, CollectionRankingDefinition> = {
   trending: {
     name: 'trending',

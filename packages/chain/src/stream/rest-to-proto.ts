@@ -1,5 +1,6 @@
 import { asArray, asRecord, asString, type JsonRecord } from '../json';
 import { moveTypeJson } from './move-type-json';
+import { kindByRest, UNKNOWN_REST_TYPE } from './transaction-types';
 
 /**
  * The inverse of protoToRest, for the devnet's gRPC server: a fullnode REST transaction as the
@@ -7,21 +8,14 @@ import { moveTypeJson } from './move-type-json';
  * protoToRest reads (the round trip is tested on every generated and recorded transaction); what
  * REST does not carry (block height, epoch, raw table-item BCS) is left at the proto default.
  */
-const TRANSACTION_TYPES: Record<string, string> = {
-  user_transaction: 'TRANSACTION_TYPE_USER',
-  genesis_transaction: 'TRANSACTION_TYPE_GENESIS',
-  block_metadata_transaction: 'TRANSACTION_TYPE_BLOCK_METADATA',
-  state_checkpoint_transaction: 'TRANSACTION_TYPE_STATE_CHECKPOINT',
-  validator_transaction: 'TRANSACTION_TYPE_VALIDATOR',
-  block_epilogue_transaction: 'TRANSACTION_TYPE_BLOCK_EPILOGUE',
-};
-
 export function restToProto(restJson: unknown): JsonRecord {
   const rest = asRecord(restJson);
   if (rest === null) throw new TypeError('REST transaction is not a JSON object');
   const restType = asString(rest['type']) ?? '';
-  const type = TRANSACTION_TYPES[restType];
-  if (type === undefined) throw new TypeError(`unknown REST transaction type ${restType}`);
+  const kind = kindByRest(restType);
+  if (kind === undefined && restType !== UNKNOWN_REST_TYPE) {
+    throw new TypeError(`unknown REST transaction type ${restType}`);
+  }
   const info: JsonRecord = {
     hash: hexToBase64(rest['hash']),
     stateChangeHash: hexToBase64(rest['state_change_hash']),
@@ -36,12 +30,23 @@ export function restToProto(restJson: unknown): JsonRecord {
   if (checkpoint !== null) info['stateCheckpointHash'] = hexToBase64(checkpoint);
   const proto: JsonRecord = {
     version: asString(rest['version']) ?? '0',
+    // Genesis has no timestamp on REST; the proto's is the epoch.
     timestamp: timestampJson(rest['timestamp']),
-    type,
+    // A type number this build has no name for (canonical proto3 JSON prints it as the number).
+    type: kind?.proto ?? Number(rest['proto_type'] ?? 0),
     info,
   };
-  const events = (asArray(rest['events']) ?? []).map(convertEvent);
-  if (type === 'TRANSACTION_TYPE_USER') {
+  if (kind !== undefined) Object.assign(proto, BODIES[kind.rest]?.(rest, proto));
+  return proto;
+}
+
+type BodyToProto = (rest: JsonRecord, proto: JsonRecord) => JsonRecord;
+
+const events = (rest: JsonRecord) => (asArray(rest['events']) ?? []).map(convertEvent);
+
+/** Each type's proto body (and the Transaction fields only that type's REST form carries). */
+const BODIES: Record<string, BodyToProto> = {
+  user_transaction: (rest) => {
     const request: JsonRecord = {
       sender: asString(rest['sender']) ?? '0x0',
       sequenceNumber: asString(rest['sequence_number']) ?? '0',
@@ -51,16 +56,108 @@ export function restToProto(restJson: unknown): JsonRecord {
       payload: convertPayload(rest['payload']),
     };
     if (rest['signature'] !== undefined) request['signature'] = convertSignature(rest['signature']);
-    proto['user'] = { request, events };
-  } else {
-    proto[camelBody(type)] = { events };
-  }
-  return proto;
-}
+    return { user: { request, events: events(rest) } };
+  },
+  genesis_transaction: (rest) => {
+    const writeSet = asRecord(asRecord(rest['payload'])?.['write_set']) ?? {};
+    return {
+      genesis: {
+        payload: {
+          writeSetType: 'WRITE_SET_TYPE_DIRECT_WRITE_SET',
+          directWriteSet: {
+            writeSetChange: (asArray(writeSet['changes']) ?? []).map(convertChange),
+            events: events(writeSet),
+          },
+        },
+        events: events(rest),
+      },
+    };
+  },
+  block_metadata_transaction: (rest) => ({
+    epoch: asString(rest['epoch']) ?? '0',
+    blockMetadata: {
+      id: asString(rest['id']) ?? '',
+      round: asString(rest['round']) ?? '0',
+      events: events(rest),
+      previousBlockVotesBitvec: Buffer.from(
+        (asArray(rest['previous_block_votes_bitvec']) ?? []).map(Number),
+      ).toString('base64'),
+      proposer: asString(rest['proposer']) ?? '0x0',
+      failedProposerIndices: (asArray(rest['failed_proposer_indices']) ?? []).map(Number),
+    },
+  }),
+  state_checkpoint_transaction: () => ({ stateCheckpoint: {} }),
+  validator_transaction: (rest) => ({ validator: { ...validatorBody(rest), events: events(rest) } }),
+  block_epilogue_transaction: (rest) => {
+    const end = asRecord(rest['block_end_info']);
+    return {
+      blockEpilogue:
+        end === null
+          ? {}
+          : {
+              blockEndInfo: {
+                blockGasLimitReached: end['block_gas_limit_reached'] === true,
+                blockOutputLimitReached: end['block_output_limit_reached'] === true,
+                blockEffectiveBlockGasUnits: String(end['block_effective_block_gas_units'] ?? 0),
+                blockApproxOutputSize: String(end['block_approx_output_size'] ?? 0),
+              },
+            },
+    };
+  },
+  scheduled_transaction: (rest) => ({
+    scheduledTransaction: {
+      sender: asString(rest['sender']) ?? '0x0',
+      maxGasAmount: asString(rest['max_gas_amount']) ?? '0',
+      gasUnitPrice: asString(rest['gas_unit_price']) ?? '0',
+      scheduleTime: asString(rest['schedule_time']) ?? '0',
+      txnId: hexToBase64(rest['txn_id']),
+      events: events(rest),
+    },
+  }),
+};
 
-function camelBody(protoType: string): string {
-  const words = protoType.replace('TRANSACTION_TYPE_', '').toLowerCase().split('_');
-  return words.map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('');
+function validatorBody(rest: JsonRecord): JsonRecord {
+  const dkg = asRecord(rest['dkg_transcript']);
+  if (rest['validator_transaction_type'] === 'dkg_result' && dkg !== null) {
+    return {
+      dkgUpdate: {
+        dkgTranscript: {
+          epoch: asString(dkg['epoch']) ?? '0',
+          author: asString(dkg['author']) ?? '0x0',
+          payload: hexToBase64(dkg['payload']),
+        },
+      },
+    };
+  }
+  const update = asRecord(rest['quorum_certified_update']);
+  if (update === null) return {};
+  const provider = asRecord(update['update']) ?? {};
+  const signature = asRecord(update['multi_sig']) ?? {};
+  return {
+    observedJwkUpdate: {
+      quorumCertifiedUpdate: {
+        update: {
+          issuer: asString(provider['issuer']) ?? '',
+          version: String(provider['version'] ?? 0),
+          jwks: (asArray(provider['jwks']) ?? []).map((value) => {
+            const jwk = asRecord(value) ?? {};
+            const rsa = asRecord(jwk['RSA_JWK']);
+            if (rsa !== null) return { rsa };
+            const other = asRecord(jwk['UnsupportedJWK']) ?? {};
+            return {
+              unsupportedJwk: { id: hexToBase64(other['id']), payload: hexToBase64(other['payload']) },
+            };
+          }),
+        },
+        multiSig: {
+          signerIndices: (asArray(signature['signer_indices']) ?? []).map(String),
+          ...(signature['sig'] === null || signature['sig'] === undefined
+            ? {}
+            : { sig: hexToBase64(signature['sig']) }),
+        },
+      },
+    },
+  };
 }
 
 function hexToBase64(value: unknown): string {

@@ -7,10 +7,18 @@ import { protoToRest, type RestTransaction } from './proto-to-rest';
  * fullnode REST JSON. The decoder never learns which source a transaction came from.
  */
 export function streamedToRest(message: ProtoTransaction): RestTransaction {
-  return protoToRest(ProtoTransaction.toJSON(message));
+  const json = ProtoTransaction.toJSON(message) as Record<string, unknown>;
+  // ts-proto prints an enum number it has no name for as "UNRECOGNIZED"; canonical proto3 JSON
+  // prints the number, which protoToRest keeps on the opaque transaction.
+  if (json['type'] === 'UNRECOGNIZED') json['type'] = message.type;
+  return protoToRest(json);
 }
 
 /** Canonical proto3 JSON → the message (the devnet server and the tests encode with it). */
 export function protoFromJson(json: unknown): ProtoTransaction {
-  return ProtoTransaction.fromJSON(json);
+  const message = ProtoTransaction.fromJSON(json);
+  // fromJSON maps a number it has no name for to UNRECOGNIZED (-1): keep the number itself.
+  const type = (json as { type?: unknown } | null)?.type;
+  if (typeof type === 'number') message.type = type;
+  return message;
 }

@@ -8,6 +8,7 @@ import type { Bid } from '../queries/api/bids';
 import type { CollectionFacts } from '../queries/api/collections';
 import type { ListingCard } from '../queries/api/listings';
 import type { CursorKind } from '../queries/api/pagination';
+import { tokenPropertyVersion } from '../queries/api/property-version';
 import type { TokenSummary } from '../queries/api/token-rows';
 import type { TokenBalance } from '../queries/api/tokens';
 import { apiColumns, type ColumnSpec, type ExportColumn } from './export-column';
@@ -118,7 +119,7 @@ export const EXPORT_DATASETS = {
       tokenId: ['x.token_data_id'],
       tokenName: ['x.token_name'],
       tokenStandard: ['x.token_standard'],
-      propertyVersion: ['x.property_version', 'u64'],
+      propertyVersion: [tokenPropertyVersion('x'), 'u64'],
       creator: ['x.creator_address'],
       collection: ['x.collection_name'],
       collectionId: ['x.collection_id'],

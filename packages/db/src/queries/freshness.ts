@@ -8,7 +8,10 @@ export interface Freshness {
   indexedVersion: number | null;
   /** Block time of that version (the main follower's checkpoint). */
   indexedAt: Date | null;
-  /** Newest version the indexer has seen at its source; null when no indexer has reported one. */
+  /**
+   * Newest version the indexer has seen at its source, never below indexedVersion (a reading taken
+   * before the indexer read on is raised to what it has indexed); null when no indexer has reported one.
+   */
   tipVersion: number | null;
   /** When the indexer last looked at the tip. */
   tipSeenAt: Date | null;
@@ -50,7 +53,8 @@ export async function readState(db: Db): Promise<ReadState> {
         cp.indexed_version,
         (SELECT floor(extract(epoch FROM last_timestamp) * 1000)::float8
            FROM indexer_checkpoints ORDER BY last_version DESC LIMIT 1) AS indexed_at_ms,
-        t.version AS tip_version,
+        -- A tip reading older than the index is raised to it: the chain has at least what was indexed.
+        CASE WHEN t.version IS NOT NULL THEN GREATEST(t.version, cp.indexed_version) END AS tip_version,
         floor(extract(epoch FROM t.seen_at) * 1000)::float8 AS tip_seen_at_ms
       FROM (SELECT max(last_version) AS indexed_version FROM indexer_checkpoints) AS cp
       LEFT JOIN chain_tip t ON t.id = 1`,

@@ -1,10 +1,16 @@
 import type { Defaulted, NullableTimestamp, Timestamp } from './columns';
 
+export type ApiKeyKind = 'secret' | 'publishable';
+
 export interface ApiKeysTable {
   key_id: string;
   key_hash: string;
   name: string;
   rate_limit_per_minute: number | null;
+  /** `secret` (servers, every route) or `publishable` (browser pages: listed origins, read routes). */
+  kind: Defaulted<ApiKeyKind>;
+  /** A publishable key's origins (exact or `https://*.domain`); empty for a secret key. */
+  allowed_origins: Defaulted<string[]>;
   created_at: Defaulted<Date>;
   revoked_at: NullableTimestamp;
   last_used_at: NullableTimestamp;

@@ -5,7 +5,10 @@ import type { World } from '../world/world';
 
 const sha = (text: string) => `0x${createHash('sha256').update(text).digest('hex')}`;
 
-/** Collection id as DESIGN.md defines it: object address (v2) or sha256(creator::collection) (v1). */
+/**
+ * Collection id as the official Aptos indexer defines it (docs/DECISIONS.md, "Identity"): object
+ * address (v2) or sha256(creator::collection) (v1).
+ */
 export function collectionId(world: World, c: number): string {
   const spec = world.collections[c];
   if (spec === undefined) throw new Error(`no collection ${c}`);

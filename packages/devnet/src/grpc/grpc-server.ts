@@ -2,15 +2,16 @@ import { once } from 'node:events';
 import { Server, ServerCredentials, type ServerWritableStream, status } from '@grpc/grpc-js';
 import {
   type GetTransactionsRequest,
-  type ProtoTransaction,
   protoFromJson,
   type RawDataServer,
   RawDataService,
   restToProto,
   type TransactionsResponse,
 } from '@mdq/chain/stream';
+import type { RestTransaction } from '../render/rest-types';
 import type { ChainSource } from '../server/source';
 import { Rng } from '../util/prng';
+import { matchesFilter } from './transaction-filter';
 
 /**
  * Faults injected on purpose, so tests meet what the hosted Transaction Stream does: a stream that
@@ -33,7 +34,12 @@ export interface DevnetGrpcOptions {
   /** An empty response (chain id only) this often while at the tip: a heartbeat, never an error. */
   heartbeatMs?: number;
   faults?: GrpcFaults;
+  /** Refuse calls without `authorization: Bearer <apiKey>` (UNAUTHENTICATED), as the hosted service does. */
+  apiKey?: string;
 }
+
+/** What the server reads of a chain: the devnet's generated or recorded chain, or one a test built. */
+export type StreamedChain = Pick<ChainSource, 'ledger' | 'transactions'>;
 
 export interface DevnetGrpcServer {
   /** `http://host:port`, the form APTOS_GRPC_URL takes for a plaintext server. */
@@ -48,7 +54,7 @@ type Call = ServerWritableStream<GetTransactionsRequest, TransactionsResponse>;
 
 /** Serves `aptos.indexer.v1.RawData/GetTransactions` over the same chain as the REST routes. */
 export async function startGrpcServer(
-  source: ChainSource,
+  source: StreamedChain,
   options: DevnetGrpcOptions,
 ): Promise<DevnetGrpcServer> {
   const rng = options.faults ? Rng.fromSeed(options.faults.seed, 0x67727063) : null;
@@ -63,6 +69,13 @@ export async function startGrpcServer(
     rng !== null && options.faults !== undefined && rng.float() < options.faults.breakRate;
 
   const getTransactions = async (call: Call): Promise<void> => {
+    if (
+      options.apiKey !== undefined &&
+      call.metadata.get('authorization')[0] !== `Bearer ${options.apiKey}`
+    ) {
+      fail(call, 'devnet: missing or unknown API key', status.UNAUTHENTICATED);
+      return;
+    }
     if (refusing > 0) {
       refusing--;
       fail(call, 'devnet: injected outage');
@@ -76,6 +89,20 @@ export async function startGrpcServer(
     const start = call.request.startingVersion ?? 0n;
     const end = call.request.transactionsCount === undefined ? null : start + call.request.transactionsCount;
     const batchSize = Number(call.request.batchSize ?? BigInt(options.batchSize ?? 1000));
+    const filter = call.request.transactionFilter;
+    // With a filter, each response carries the transactions that match and the range of versions
+    // it accounts for (`processed_range`), matched or not, as the hosted service does.
+    const respond = (batch: RestTransaction[], first: number): TransactionsResponse => {
+      const last = Number((batch.at(-1) as { version: string }).version);
+      const kept = filter === undefined ? batch : batch.filter((tx) => matchesFilter(filter, tx));
+      return {
+        transactions: kept.map((tx) => protoFromJson(restToProto(tx))),
+        chainId,
+        ...(filter === undefined
+          ? {}
+          : { processedRange: { firstVersion: BigInt(first), lastVersion: BigInt(last) } }),
+      };
+    };
     let next = Number(start);
     let lastSent = Date.now();
     try {
@@ -90,20 +117,19 @@ export async function startGrpcServer(
           await new Promise((resolve) => setTimeout(resolve, 50));
           continue;
         }
-        const transactions: ProtoTransaction[] = rest.map((tx) => protoFromJson(restToProto(tx)));
         if (fault()) {
           injected++;
           refusing = options.faults?.refuseCalls ?? 2;
           // Part of the batch goes out first: the client must keep what it got and resume after it.
-          const cut = Math.floor((rng as Rng).float() * transactions.length);
-          if (cut > 0) await send(call, { transactions: transactions.slice(0, cut), chainId });
+          const cut = Math.floor((rng as Rng).float() * rest.length);
+          if (cut > 0) await send(call, respond(rest.slice(0, cut), next));
           if ((rng as Rng).float() < 0.5) call.end();
           else fail(call, 'devnet: injected break');
           return;
         }
-        await send(call, { transactions, chainId });
+        await send(call, respond(rest, next));
         lastSent = Date.now();
-        next = Number((transactions.at(-1) as ProtoTransaction).version) + 1;
+        next = Number((rest.at(-1) as { version: string }).version) + 1;
       }
       if (!cancelled && !closing) call.end();
     } catch {
@@ -117,6 +143,10 @@ export async function startGrpcServer(
   const implementation: RawDataServer = {
     getTransactions: (call) => {
       void getTransactions(call);
+    },
+    // The events-only stream is not something mdq reads.
+    getEvents: (call) => {
+      call.emit('error', { code: status.UNIMPLEMENTED, details: 'devnet: GetEvents is not served' });
     },
   };
   server.addService(RawDataService, implementation);
@@ -138,9 +168,9 @@ export async function startGrpcServer(
   };
 }
 
-/** Ends the call with UNAVAILABLE, what the hosted service answers while a backend is away. */
-function fail(call: Call, details: string): void {
-  call.emit('error', { code: status.UNAVAILABLE, details, name: 'Error', message: details });
+/** Ends the call; UNAVAILABLE is what the hosted service answers while a backend is away. */
+function fail(call: Call, details: string, code: status = status.UNAVAILABLE): void {
+  call.emit('error', { code, details, name: 'Error', message: details });
 }
 
 /** Writes with back-pressure: a slow client makes the server wait, as the hosted service does. */

@@ -1,5 +1,6 @@
 import type { ExportColumn, ExportType } from '../../export/export-column';
 import type { MarketplaceActivitiesTable, TokenActivitiesTable } from '../../schema';
+import { tokenPropertyVersion } from './property-version';
 import type { ReadRow } from './read-row';
 
 /** One entry of a token's timeline: a token event (mint, transfer, burn…) or a market event. */
@@ -59,6 +60,7 @@ export interface ActivityRow {
 /** Where a union column comes from in one branch: a column of its table, a tag, or a typed NULL. */
 type Source<Alias extends string, Row> =
   | `${Alias}.${keyof Row & string}`
+  | ReturnType<typeof tokenPropertyVersion<Alias>>
   | `'${string}'`
   | `NULL::${'text' | 'numeric' | 'text[]'}`;
 
@@ -94,7 +96,13 @@ const ACTIVITY_COLUMNS = {
   kind: both('kind', 'kind', 'text'),
   token_data_id: both('token_data_id', 'tokenId', 'text'),
   token_standard: both('token_standard', 'tokenStandard', 'text'),
-  property_version: both('property_version', 'propertyVersion', 'u64'),
+  // 0 for a v2 token, as the ownership and token activity rows hold it (property-version.ts).
+  property_version: {
+    token: 'a.property_version',
+    market: tokenPropertyVersion('m'),
+    field: 'propertyVersion',
+    type: 'u64',
+  },
   collection_id: both('collection_id', 'collectionId', 'text'),
   from_address: { token: 'a.from_address', market: 'NULL::text', field: 'from', type: 'text' },
   to_address: { token: 'a.to_address', market: 'NULL::text', field: 'to', type: 'text' },

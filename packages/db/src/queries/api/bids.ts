@@ -14,7 +14,7 @@ import {
 } from './pagination';
 import type { ReadRow } from './read-row';
 
-/** A bid is a token offer or a collection offer (DESIGN), active until filled, cancelled or expired. */
+/** A bid is a token offer or a collection offer (docs/API.md), active until filled, cancelled or expired. */
 export interface Bid {
   kind: 'token_offer' | 'collection_offer';
   offerId: string;

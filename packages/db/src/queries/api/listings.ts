@@ -14,6 +14,7 @@ import {
   type PageRequest,
   perCollection,
 } from './pagination';
+import { tokenPropertyVersion } from './property-version';
 import type { ReadRow } from './read-row';
 
 export interface ListingCard {
@@ -59,7 +60,7 @@ export type ListingCardRow = Pick<
 
 // u64 numerics as text: the same whether read as a row or inside JSON (listing card).
 const LISTING_COLUMNS = sql`l.listing_id, l.marketplace, l.token_data_id, l.token_name, l.token_standard,
-  l.property_version::text AS property_version, l.creator_address, l.collection_name, l.collection_id,
+  ${sql.raw(tokenPropertyVersion('l'))}::text AS property_version, l.creator_address, l.collection_name, l.collection_id,
   t.token_uri, l.seller, l.price::text AS price, l.coin_type, l.token_amount::text AS token_amount, l.status,
   l.listed_at, l.listed_version`;
 

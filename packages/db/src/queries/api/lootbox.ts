@@ -47,7 +47,7 @@ export interface Lootbox {
 type LootboxRow = Selectable<LootboxesTable>;
 
 /**
- * DESIGN: upcoming before mint start; sold out once purchases (or reveals) reach max supply;
+ * docs/API.md, "Lootbox status": upcoming before mint start; sold out once purchases (or reveals) reach max supply;
  * ended after mint end; active otherwise. A paused lootbox keeps its status and says `paused`.
  */
 export function lootboxStatus(

@@ -42,14 +42,13 @@ export function rankingPage(
   return fetchPage(
     db,
     {
+      // The position is the cursor: unique within the snapshot, and the table's primary key.
       keys: [{ expr: sql`rs.position`, dir: 'asc', kind: 'int', field: 'position' }],
-      // Rankings page by position only (at most a few hundred entries): no cursor.
-      cursor: false,
       rows: (p) => sql<RankingRow>`
         SELECT rs.position, rs.collection_id, rs.lootbox_id, rs.score, rs.metrics, rs.computed_at,
                c.collection_name, c.creator_address, c.uri, c.lootbox_id AS c_lootbox_id
           FROM ranking_snapshots rs LEFT JOIN collections c ON c.collection_id = rs.collection_id
-         WHERE rs.ranking = ${ranking}
+         WHERE rs.ranking = ${ranking} AND ${p.after()}
          ORDER BY ${p.order} ${p.window}`,
       count: sql`SELECT count(*)::int AS total FROM ranking_snapshots WHERE ranking = ${ranking}`,
       map: (r) => ({
@@ -75,12 +74,16 @@ export interface RankedLootbox extends Lootbox {
   rank: number;
 }
 
-const RECENT: PageKey<LootboxRow>[] = [
-  { expr: sql`created_at`, dir: 'desc', kind: 'text', field: 'created_at' },
+/** A lootbox row with its place in the ranking and its sort time in µs (a cursor-safe integer). */
+type RankedRow = LootboxRow & { rank: string; at_us: number; changes_at: Date | null };
+
+// Times as µs since the epoch: a cursor carrying a JS Date (ms) would cut a µs block time.
+const RECENT: PageKey<RankedRow>[] = [
+  { expr: sql`at_us`, dir: 'desc', kind: 'int', field: 'at_us' },
   { expr: sql`lootbox_id`, dir: 'desc', kind: 'int', field: 'lootbox_id' },
 ];
-const SOONEST: PageKey<LootboxRow>[] = [
-  { expr: sql`mint_start`, dir: 'asc', kind: 'text', field: 'mint_start' },
+const SOONEST: PageKey<RankedRow>[] = [
+  { expr: sql`at_us`, dir: 'asc', kind: 'int', field: 'at_us' },
   { expr: sql`lootbox_id`, dir: 'asc', kind: 'int', field: 'lootbox_id' },
 ];
 
@@ -102,23 +105,28 @@ export async function lootboxRanking(
   now = new Date(),
 ): Promise<LootboxRankingPage> {
   const where = kind === 'upcoming' ? sql`mint_start > ${now}` : sql`true`;
+  const keys = kind === 'upcoming' ? SOONEST : RECENT;
+  const time = kind === 'upcoming' ? sql`mint_start` : sql`created_at`;
   let changesAt: Date | null | undefined;
   const page = await fetchPage(
     db,
     {
-      keys: kind === 'upcoming' ? SOONEST : RECENT,
-      // Ranked by place, so paged by number only.
-      cursor: false,
-      // The next clock-driven change of any lootbox comes with the rows (an init plan, read once).
-      rows: (p) => sql<LootboxRow & { changes_at: Date | null }>`
+      keys,
+      // The rank is the row's place in the whole list (a few hundred lootboxes at most), so that a
+      // page read by cursor numbers its rows as the same page read by number does. The next
+      // clock-driven change of any lootbox comes with the rows (an init plan, read once).
+      rows: (p) => sql<RankedRow>`
         SELECT *, (SELECT least(min(mint_start) FILTER (WHERE mint_start > ${now}),
                                 min(mint_end) FILTER (WHERE mint_end > ${now}))
                      FROM lootboxes) AS changes_at
-          FROM lootboxes WHERE ${where} ORDER BY ${p.order} ${p.window}`,
+          FROM (SELECT *, row_number() OVER (ORDER BY ${p.order})::text AS rank
+                  FROM (SELECT *, (extract(epoch FROM ${time}) * 1000000)::bigint::float8 AS at_us
+                          FROM lootboxes WHERE ${where}) timed) ranked
+         WHERE ${p.after()} ORDER BY ${p.order} ${p.window}`,
       count: sql`SELECT count(*)::int AS total FROM lootboxes WHERE ${where}`,
-      map: (row, index) => {
+      map: (row) => {
         changesAt ??= row.changes_at;
-        return { rank: (request.page - 1) * request.limit + index + 1, ...toLootbox(row, now) };
+        return { rank: Number(row.rank), ...toLootbox(row, now) };
       },
     },
     request,

@@ -14,8 +14,9 @@ import {
 } from './pagination';
 import { TOKEN_COLUMNS, type TokenRecord, type TokenSummary, toTokenSummary } from './token-rows';
 
+/** Natural name order ("#2" before "#10"): the ICU numeric collation of tokens_collection_natural_name. */
 const BY_NAME: PageKey<TokenRecord>[] = [
-  { expr: sql`t.token_name`, dir: 'asc', kind: 'text', field: 'token_name' },
+  { expr: sql`t.token_name COLLATE mdq_natural`, dir: 'asc', kind: 'text', field: 'token_name' },
   { expr: sql`t.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
 ];
 const BY_ID: PageKey<TokenRecord>[] = [
@@ -45,7 +46,7 @@ function tokenPage(
   );
 }
 
-/** Live tokens of collections by name, each collection's page read from tokens_collection_name. */
+/** Live tokens of collections by name, each collection's page read from tokens_collection_natural_name. */
 export function tokensOfCollections(
   db: Db,
   collections: CollectionSet,
@@ -209,13 +210,25 @@ export async function tokenBalances(
   const a = filter.address;
   const inCollections = (column: string) =>
     filter.collectionIds ? sql`AND ${sql.ref(column)} = ANY(${filter.collectionIds})` : sql``;
+  const activeListingBy = (owner: RawBuilder<unknown>) => sql`EXISTS (
+    SELECT 1 FROM listings lx
+     WHERE lx.token_data_id = o.token_data_id AND lx.seller = ${owner} AND lx.status = 'active')`;
+  // One row per token: an ownership row above zero (listed when the wallet also has an active
+  // listing of it, e.g. a listing that keeps the token in the wallet), else the wallet's active
+  // listing (the token sits in escrow or a listing object). A zero row of a listed token is left
+  // to its listing, so that greaterThanZeroBalance=false neither shows it twice nor as unlisted.
+  const ownershipFilter = filter.greaterThanZeroBalance
+    ? sql`AND o.amount > 0`
+    : sql`AND (o.amount > 0 OR NOT ${activeListingBy(sql`o.owner_address`)})`;
+  const notHeld = sql`NOT EXISTS (SELECT 1 FROM token_ownerships x
+                         WHERE x.token_data_id = l.token_data_id AND x.owner_address = ${a} AND x.amount > 0)`;
   // Each branch is cut at the page's reach in the page's order (the ownership branch straight from
   // ownerships_owner_page), so a page never sorts everything a busy wallet holds.
   const held = (p: PageParts) => sql`(
     (SELECT o.token_data_id, o.property_version, o.owner_address, o.collection_id, o.token_standard, o.amount,
-            o.is_soulbound, o.last_transaction_version, false AS listed
+            o.is_soulbound, o.last_transaction_version, ${activeListingBy(sql`o.owner_address`)} AS listed
        FROM token_ownerships o
-      WHERE o.owner_address = ${a} ${filter.greaterThanZeroBalance ? sql`AND o.amount > 0` : sql``}
+      WHERE o.owner_address = ${a} ${ownershipFilter}
             ${inCollections('o.collection_id')} AND ${p.after()}
       ORDER BY ${p.order} LIMIT ${p.reach})
     UNION ALL
@@ -223,20 +236,15 @@ export async function tokenBalances(
             coalesce(l.token_standard, 'v2'), l.token_amount, false, l.last_transaction_version, true
        FROM listings l
       WHERE l.status = 'active' AND l.seller = ${a} ${inCollections('l.collection_id')}
-        AND NOT EXISTS (SELECT 1 FROM token_ownerships x
-                         WHERE x.token_data_id = l.token_data_id AND x.owner_address = ${a} AND x.amount > 0)
-        AND ${p.after(LISTED_BALANCE_KEYS)}
+        AND ${notHeld} AND ${p.after(LISTED_BALANCE_KEYS)}
       ORDER BY ${orderOf(LISTED_BALANCE_KEYS)} LIMIT ${p.reach})
   ) o`;
   const counted = sql`(
     SELECT o.token_data_id FROM token_ownerships o
-     WHERE o.owner_address = ${a} ${filter.greaterThanZeroBalance ? sql`AND o.amount > 0` : sql``}
-           ${inCollections('o.collection_id')}
+     WHERE o.owner_address = ${a} ${ownershipFilter} ${inCollections('o.collection_id')}
     UNION ALL
     SELECT l.token_data_id FROM listings l
-     WHERE l.status = 'active' AND l.seller = ${a} ${inCollections('l.collection_id')}
-       AND NOT EXISTS (SELECT 1 FROM token_ownerships x
-                        WHERE x.token_data_id = l.token_data_id AND x.owner_address = ${a} AND x.amount > 0)
+     WHERE l.status = 'active' AND l.seller = ${a} ${inCollections('l.collection_id')} AND ${notHeld}
   ) o`;
   const service = filter.serviceInfo
     ? {

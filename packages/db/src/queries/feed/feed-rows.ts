@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../database';
 import type { ActivityRow } from '../api/activity';
 import { iso, NATIVE_COIN } from '../api/pagination';
+import { tokenPropertyVersion } from '../api/property-version';
 import { feedCheckpointRow } from '../checkpoints';
 import {
   type FeedEvent,
@@ -50,7 +51,7 @@ export async function feedEventsAfter(
   const { rows } = await sql<FeedRow>`
     SELECT * FROM (
       (SELECT 'market' AS source, m.transaction_version, m.event_index, m.kind, m.token_data_id,
-              m.token_standard, m.property_version::text, m.collection_id, NULL::text AS from_address,
+              m.token_standard, ${sql.raw(tokenPropertyVersion('m'))}::text AS property_version, m.collection_id, NULL::text AS from_address,
               NULL::text AS to_address, m.seller, m.buyer, m.price::text, m.coin_type,
               m.token_amount::text AS quantity, m.marketplace, m.listing_id, m.offer_id,
               NULL::bigint AS lootbox_id, NULL::text AS tier, NULL::jsonb AS ranking,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import type { WebhookFilterJson, WebhookStatus } from '../../schema/webhooks';
+import { fetchPage, type Page, type PageKey, type PageRequest } from '../api/pagination';
 import { FEED_START, type FeedFilter, type FeedKind, type FeedPosition, feedEventId } from './feed-events';
 import { feedHead } from './feed-rows';
 
@@ -118,6 +119,45 @@ export async function listWebhookEndpoints(db: Db, keyId?: string): Promise<Webh
   return ((await q.execute()) as EndpointRow[]).map(toEndpoint);
 }
 
+type EndpointPageRow = EndpointRow & { created_us: number };
+
+/** Creation order (µs since the epoch: a safe integer for a cursor), then the id. */
+const ENDPOINT_KEYS: PageKey<EndpointPageRow>[] = [
+  {
+    expr: sql`(extract(epoch FROM e.created_at) * 1000000)::bigint`,
+    dir: 'asc',
+    kind: 'int',
+    field: 'created_us',
+  },
+  { expr: sql`e.endpoint_id`, dir: 'asc', kind: 'text', field: 'endpoint_id' },
+];
+
+/**
+ * A key's endpoints, paged like every list. Counted on every page (no read version): endpoints
+ * are written by the API, not by the indexer whose version keys the totals cache.
+ */
+export async function webhookEndpointsPage(
+  db: Db,
+  keyId: string,
+  request: Omit<PageRequest, 'version'>,
+): Promise<Page<WebhookEndpoint>> {
+  return fetchPage(
+    db,
+    {
+      keys: ENDPOINT_KEYS,
+      rows: (p) => sql<EndpointPageRow>`
+        SELECT ${sql.join(COLUMNS.map((c) => sql.ref(`e.${c}`)))},
+               (extract(epoch FROM e.created_at) * 1000000)::bigint::float8 AS created_us
+          FROM webhook_endpoints e
+         WHERE e.key_id = ${keyId} AND ${p.after()}
+         ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM webhook_endpoints WHERE key_id = ${keyId}`,
+      map: toEndpoint,
+    },
+    request,
+  );
+}
+
 /** An endpoint with what delivering needs (its secret and cursor); keyId scopes API callers. */
 export async function findWebhookEndpoint(db: Db, endpointId: string, keyId?: string) {
   let q = db
@@ -217,25 +257,56 @@ export async function recordWebhookFailure(
   });
 }
 
+type DeliveryRow = {
+  delivery_id: string;
+  event_id: string;
+  attempted_at: Date;
+  status_code: number | null;
+  ok: boolean;
+  error: string | null;
+};
+
+const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
+  eventId: r.event_id,
+  attemptedAt: r.attempted_at.toISOString(),
+  statusCode: r.status_code,
+  ok: r.ok,
+  error: r.error,
+});
+
+const DELIVERY_KEYS: PageKey<DeliveryRow>[] = [
+  { expr: sql`d.delivery_id`, dir: 'desc', kind: 'u64', field: 'delivery_id' },
+];
+
+/** An endpoint's delivery log, newest first, paged like every list (counted on every page). */
+export async function webhookDeliveriesPage(
+  db: Db,
+  endpointId: string,
+  request: Omit<PageRequest, 'version'>,
+): Promise<Page<WebhookDelivery>> {
+  return fetchPage(
+    db,
+    {
+      keys: DELIVERY_KEYS,
+      rows: (p) => sql<DeliveryRow>`
+        SELECT d.delivery_id::text AS delivery_id, d.event_id, d.attempted_at, d.status_code, d.ok, d.error
+          FROM webhook_deliveries d
+         WHERE d.endpoint_id = ${endpointId} AND ${p.after()}
+         ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM webhook_deliveries WHERE endpoint_id = ${endpointId}`,
+      map: toDelivery,
+    },
+    request,
+  );
+}
+
+/** The newest `limit` deliveries of an endpoint (the CLI's log). */
 export async function listWebhookDeliveries(
   db: Db,
   endpointId: string,
   limit: number,
 ): Promise<WebhookDelivery[]> {
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .select(['event_id', 'attempted_at', 'status_code', 'ok', 'error'])
-    .where('endpoint_id', '=', endpointId)
-    .orderBy('delivery_id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    eventId: r.event_id,
-    attemptedAt: r.attempted_at.toISOString(),
-    statusCode: r.status_code,
-    ok: r.ok,
-    error: r.error,
-  }));
+  return (await webhookDeliveriesPage(db, endpointId, { page: 1, limit })).data;
 }
 
 /** Moves the cursor past events the endpoint's filter skips (nothing to deliver, nothing to log). */

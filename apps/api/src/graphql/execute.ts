@@ -1,0 +1,173 @@
+import { type Db, IndexerQueryError, runIndexerFields } from '@mdq/db';
+import {
+  type DocumentNode,
+  execute,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  getOperationAST,
+  getVariableValues,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
+import { type IndexerLimits, LimitError, planOperation } from './plan';
+import type { IndexerSchema } from './schema';
+
+export interface GraphqlRequest {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+/** A GraphQL answer as JSON text: `{"data": …}` or `{"errors": […]}`, always HTTP 200 (as Hasura). */
+export type GraphqlAnswer = string;
+
+const errorsBody = (errors: readonly { message: string; code: string }[]): GraphqlAnswer =>
+  JSON.stringify({
+    errors: errors.map((e) => ({ message: e.message, extensions: { code: e.code, path: '$' } })),
+  });
+
+/** Nesting depth of a JSON value, walked without recursion (the value is the caller's). */
+function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Postgres errors a query's own values can cause: answered as GraphQL errors, not as a failure. */
+function queryError(error: unknown, limits: IndexerLimits): { message: string; code: string } | null {
+  const code = (error as { code?: unknown }).code;
+  if (code === '57014') {
+    return {
+      code: 'statement-timeout',
+      message: `the query ran past the statement timeout of ${limits.statementTimeoutMs} ms`,
+    };
+  }
+  if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) {
+    return { code: 'data-exception', message: `a value cannot be used: ${(error as Error).message}` };
+  }
+  return null;
+}
+
+function parseQuery(query: string, limits: IndexerLimits): DocumentNode | { message: string; code: string } {
+  try {
+    return parse(query, { maxTokens: limits.maxTokens });
+  } catch (error) {
+    if (error instanceof GraphQLError) return { message: error.message, code: 'parse-failed' };
+    // A document nested deeply enough to exhaust the parser's stack.
+    if (error instanceof RangeError) return { message: 'the query nests too deeply', code: 'depth-limit' };
+    throw error;
+  }
+}
+
+/**
+ * Answers one GraphQL request: parse, validate and coerce with graphql-js against the generated
+ * schema, refuse what passes a cap, then one SQL statement per root field (JSON built by Postgres,
+ * so numbers and timestamps come out exactly as stored); introspection fields go to graphql-js.
+ */
+export async function answerGraphql(
+  db: Db,
+  indexer: IndexerSchema,
+  request: GraphqlRequest,
+  limits: IndexerLimits,
+): Promise<GraphqlAnswer> {
+  const document = parseQuery(request.query, limits);
+  if (!('kind' in document)) return errorsBody([document]);
+  let validation: readonly GraphQLError[];
+  try {
+    validation = validate(indexer.schema, document, specifiedRules, { maxErrors: 10 });
+  } catch (error) {
+    if (error instanceof RangeError)
+      return errorsBody([{ message: 'the query nests too deeply', code: 'depth-limit' }]);
+    throw error;
+  }
+  if (validation.length > 0) {
+    return errorsBody(validation.map((e) => ({ message: e.message, code: 'validation-failed' })));
+  }
+  const operation = getOperationAST(document, request.operationName ?? undefined);
+  if (!operation) {
+    return errorsBody([
+      {
+        message: request.operationName
+          ? `no operation named '${request.operationName}'`
+          : 'the document holds several operations: name one in operationName',
+        code: 'validation-failed',
+      },
+    ]);
+  }
+  if (operation.operation !== 'query') {
+    return errorsBody([
+      {
+        message: `only queries are served: this is a read-only API (got a ${operation.operation})`,
+        code: 'validation-failed',
+      },
+    ]);
+  }
+  const variableInput = request.variables ?? {};
+  if (jsonDepth(variableInput) > limits.maxVariablesDepth) {
+    return errorsBody([
+      { message: `variables nest deeper than ${limits.maxVariablesDepth} levels`, code: 'depth-limit' },
+    ]);
+  }
+  const coerced = getVariableValues(indexer.schema, operation.variableDefinitions ?? [], variableInput, {
+    maxErrors: 10,
+  });
+  if (coerced.errors) {
+    return errorsBody(coerced.errors.map((e) => ({ message: e.message, code: 'validation-failed' })));
+  }
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+
+  let plan: ReturnType<typeof planOperation>;
+  let texts: string[];
+  try {
+    plan = planOperation(indexer, operation, fragments, coerced.coerced, limits);
+    const fields = plan.keys.flatMap((k) => (k.field ? [k.field] : []));
+    texts = fields.length > 0 ? await runIndexerFields(db, fields, limits) : [];
+  } catch (error) {
+    if (error instanceof LimitError) return errorsBody([{ message: error.message, code: error.code }]);
+    if (error instanceof IndexerQueryError || error instanceof GraphQLError) {
+      return errorsBody([{ message: error.message, code: 'validation-failed' }]);
+    }
+    const known = queryError(error, limits);
+    if (known) return errorsBody([known]);
+    throw error;
+  }
+
+  let introspection: Record<string, unknown> = {};
+  if (plan.keys.some((k) => k.field === null)) {
+    // graphql-js answers __schema / __type / __typename; the table fields it meets resolve empty
+    // and their answers are the SQL ones.
+    const rootValue = Object.fromEntries(
+      Object.keys(indexer.schema.getQueryType()?.getFields() ?? {}).map((name) => [
+        name,
+        name.endsWith('_aggregate') ? {} : [],
+      ]),
+    );
+    const result = await execute({
+      schema: indexer.schema,
+      document,
+      rootValue,
+      variableValues: variableInput,
+      operationName: request.operationName ?? undefined,
+    });
+    if (result.errors)
+      return errorsBody(result.errors.map((e) => ({ message: e.message, code: 'unexpected' })));
+    introspection = result.data ?? {};
+  }
+  let next = 0;
+  const parts = plan.keys.map(({ key, field }) => {
+    const value = field ? (texts[next++] as string) : JSON.stringify(introspection[key] ?? null);
+    return `${JSON.stringify(key)}:${value}`;
+  });
+  return `{"data":{${parts.join(',')}}}`;
+}
