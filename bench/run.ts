@@ -20,6 +20,7 @@ const BENCHES = [
   'metadata-bench.ts',
   'api-bench.ts',
   'feed-bench.ts',
+  'release-bench.ts',
 ];
 
 const args = process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--'));

@@ -1,7 +1,9 @@
+import { buildInfo } from '@mdq/config';
 import { Command, CommanderError } from 'commander';
 import { apiCommand } from './commands/api';
 import { devnetCommand } from './commands/devnet';
 import { exportCommand } from './commands/export';
+import { healthcheckCommand } from './commands/healthcheck';
 import { indexerCommand } from './commands/indexer';
 import { keysCommand } from './commands/keys';
 import { migrateCommand } from './commands/migrate';
@@ -14,6 +16,7 @@ import { outliveClosedOutput } from './runtime/lifecycle';
 export function buildProgram(): Command {
   const program = new Command('mdq')
     .description('mdq — NFT marketplace data for Aptos: indexer, worker and HTTP API')
+    .version(`${buildInfo().version} (commit ${buildInfo().commit})`)
     .showHelpAfterError()
     .exitOverride();
   for (const register of [
@@ -26,6 +29,7 @@ export function buildProgram(): Command {
     keysCommand,
     exportCommand,
     webhooksCommand,
+    healthcheckCommand,
   ])
     register(program);
   return program;

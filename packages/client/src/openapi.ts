@@ -28,6 +28,10 @@ export interface paths {
                             /** @enum {string} */
                             status: "ok";
                             network: string;
+                            /** @description mdq's version (the root package.json's) */
+                            version: string;
+                            /** @description the git commit built, or 'unknown' */
+                            commit: string;
                         };
                     };
                 };

@@ -1,3 +1,4 @@
+export { type BuildInfo, buildInfo } from './build-info';
 export { type Config, loadConfig } from './config';
 export { ConfigError } from './config-error';
 export { DEFAULTS, NETWORKS, type Network } from './defaults';

@@ -1,8 +1,14 @@
+import { buildInfo } from '@mdq/config';
 import { type Db, lagOf, readFreshness } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 
-const Health = Type.Object({ status: Type.Literal('ok'), network: Type.String() });
+const Health = Type.Object({
+  status: Type.Literal('ok'),
+  network: Type.String(),
+  version: Type.String({ description: "mdq's version (the root package.json's)" }),
+  commit: Type.String({ description: "the git commit built, or 'unknown'" }),
+});
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Ready = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable'), Type.Literal('lagging')]),
@@ -36,7 +42,7 @@ export function healthRoutes(app: FastifyInstance, opts: HealthOptions): void {
         response: { 200: Health },
       },
     },
-    async () => ({ status: 'ok' as const, network: opts.network }),
+    async () => ({ status: 'ok' as const, network: opts.network, ...buildInfo() }),
   );
 
   app.get(
