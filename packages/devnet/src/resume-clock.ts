@@ -2,7 +2,7 @@ import { type ChainOptions, type ChainResume, resolveConfig } from './config';
 import { Timeline } from './timeline';
 
 /** A restart less than this behind the wall clock just carries on (a quick Ctrl-C and start). */
-export const RESUME_AFTER_MS = 60_000;
+const RESUME_AFTER_MS = 60_000;
 
 /**
  * The clock rule of a chain that follows the wall clock across restarts (the embedded devnet of
