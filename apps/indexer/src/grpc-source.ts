@@ -176,7 +176,12 @@ export function grpcSource(options: GrpcSourceOptions): ChainSource & { close():
 
   const accept = (response: TransactionsResponse) => {
     const chainId = response.chainId === undefined ? undefined : Number(response.chainId);
-    checkChainId(chainId, expectedChainId, `the Transaction Stream ${options.url}`);
+    checkChainId(
+      chainId,
+      expectedChainId,
+      `the Transaction Stream ${options.url}`,
+      options.chainId === undefined ? 'the fullnode (APTOS_FULLNODE_URL) serves' : undefined,
+    );
     // A filtered stream says which versions the response accounts for, sent or skipped: it is
     // contiguous by range. Without a range (an unfiltered stream, or a server that ignores the
     // filter) it is contiguous by version. An empty response without a range is a heartbeat.

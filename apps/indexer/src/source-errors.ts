@@ -33,9 +33,15 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | null
 }
 
 /** The one check both sources make on the tip: the node must be the configured network. */
-export function checkChainId(actual: number | undefined, expected: number | undefined, what: string): void {
+export function checkChainId(
+  actual: number | undefined,
+  expected: number | undefined,
+  what: string,
+  /** Who expects `expected`: the configured network, or (on local networks) the fullnode. */
+  expectedBy = 'APTOS_NETWORK expects',
+): void {
   if (actual === undefined || expected === undefined || actual === expected) return;
   throw new ChainIdMismatchError(
-    `${what} serves chain id ${actual}, but APTOS_NETWORK expects chain id ${expected}: point it at the configured network or set APTOS_NETWORK to match`,
+    `${what} serves chain id ${actual}, but ${expectedBy} chain id ${expected}: point it at the configured network, or set APTOS_NETWORK to match`,
   );
 }

@@ -50,7 +50,12 @@ describe('a chain source that cannot be used as configured', () => {
     const run = await indexer(env);
     const started = Date.now();
     const code = await run.exited;
-    figures[scenario] = { exitCode: code, lines: run.lines.length, exitAfterMs: Date.now() - started };
+    figures[scenario] = {
+      exitCode: code,
+      lines: run.lines.length,
+      exitAfterMs: Date.now() - started,
+      line: run.lines[0],
+    };
     return { code, lines: run.lines };
   };
 
@@ -110,7 +115,7 @@ describe('a chain source that cannot be used as configured', () => {
       APTOS_GRPC_URL: stream.url,
       MDQ_START_VERSION: '300',
     });
-    expectOneLine(result, 'chain id 99', 'expects chain id 4');
+    expectOneLine(result, 'chain id 99', 'the fullnode (APTOS_FULLNODE_URL) serves chain id 4');
   });
 
   it('waits what a 429’s Retry-After says, then goes on; the key goes with every call', async () => {

@@ -46,7 +46,7 @@ export async function index(
 }
 
 /** The decoder's addresses for a devnet's chain (its own marketplace and lootbox). */
-export function decoderOptions(devnet: DevnetServer): DecoderOptions {
+function decoderOptions(devnet: DevnetServer): DecoderOptions {
   const config = devnet.chain?.config;
   return {
     marketplaceAddress: config?.marketplaceAddress ?? DEFAULT_MARKETPLACE_ADDRESS,
