@@ -9,17 +9,14 @@ import { index, servers, viaGrpc } from './support/index-both-ways';
  * the gRPC server breaks its streams at random points and refuses calls for a while.
  */
 describe('devnet chain: REST and gRPC give identical databases', () => {
-  // The protobuf stubs of @aptos-labs/aptos-protos 1.1.2 know transaction types 1-4 only: blocks
-  // end with the older state checkpoint and carry no validator transaction (types 21 and 20) until
-  // the stream is generated from current protos (#33).
+  // One origin for both servers: a chain names its documents at its server's address (port 0 differs).
   const chain = {
     seed: 21,
     preset: 'tiny' as const,
     blockIntervalMs: 0,
     port: 0,
     grpcPort: 0,
-    blockEnding: 'state_checkpoint' as const,
-    validatorEvery: 0,
+    metadataOrigin: 'http://127.0.0.1:8090',
   };
   let rest: Awaited<ReturnType<typeof index>>;
   let clean: Awaited<ReturnType<typeof startDevnetServer>>;
