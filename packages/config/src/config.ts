@@ -1,6 +1,7 @@
 import { ConfigError } from './config-error';
 import { DEFAULTS, NETWORKS, type Network } from './defaults';
 import { type FeedConfig, loadFeedConfig } from './feed';
+import { loadOverloadConfig, type OverloadConfig } from './overload';
 import { type Env, optional, readAddress, readEnum, readInt, readList, readUrl } from './read-env';
 
 /** Everything mdq reads from the environment, validated once at start. Nothing else reads process.env. */
@@ -52,6 +53,8 @@ export interface Config {
   mediaCacheBytes: number;
   /** Live feed streams and webhook deliveries. */
   feed: FeedConfig;
+  /** The API's load shedding and statement timeout. */
+  overload: OverloadConfig;
   /**
    * The API's address as clients reach it (behind a proxy: the proxy's), for the absolute
    * thumbnail URLs in responses; unset: taken from each request's Host.
@@ -130,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
       env['MDQ_MEDIA_CACHE_DIR']?.trim() || `${env['MDQ_DATA_DIR']?.trim() || DEFAULTS.dataDir}/media`,
     mediaCacheBytes: readInt(env, 'MDQ_MEDIA_CACHE_MB', DEFAULTS.mediaCacheMb, 1, 10_000_000) * 1024 * 1024,
     feed: loadFeedConfig(env),
+    overload: loadOverloadConfig(env),
     publicUrl: optional(env, 'MDQ_PUBLIC_URL', (v, n) =>
       readUrl(v, n, ['http:', 'https:']).replace(/\/+$/, ''),
     ),

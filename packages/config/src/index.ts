@@ -2,4 +2,5 @@ export { type Config, loadConfig } from './config';
 export { ConfigError } from './config-error';
 export { DEFAULTS, NETWORKS, type Network } from './defaults';
 export { FEED_DEFAULTS, type FeedConfig } from './feed';
+export { OVERLOAD_DEFAULTS, type OverloadConfig } from './overload';
 export type { Env } from './read-env';

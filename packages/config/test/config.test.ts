@@ -39,6 +39,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MDQ_FEED_MAX_STREAMS_PER_KEY: 'many' })).toThrow(ConfigError);
   });
 
+  it('reads the overload block with its defaults and refuses a bad value naming it', () => {
+    expect(loadConfig({}).overload).toEqual({
+      maxEventLoopDelayMs: 200,
+      maxHeapMb: undefined,
+      maxDbWaiting: 20,
+      retryAfterSeconds: 2,
+      statementTimeoutMs: 10_000,
+    });
+    const overload = loadConfig({ MDQ_SHED_HEAP_MB: '0', MDQ_API_STATEMENT_TIMEOUT_MS: '2500' }).overload;
+    expect([overload.maxHeapMb, overload.statementTimeoutMs]).toEqual([0, 2500]);
+    expect(() => loadConfig({ MDQ_SHED_DB_WAITING: '-1' })).toThrow(
+      /MDQ_SHED_DB_WAITING must be an integer from 0/,
+    );
+  });
+
   it('fills the public fullnode for a named network', () => {
     expect(loadConfig({ APTOS_NETWORK: 'mainnet' }).fullnodeUrl).toBe(DEFAULTS.fullnodeUrls.mainnet);
   });
