@@ -27,6 +27,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     logger: resolved.logger,
     uri: resolved.uri,
     uriSweepBatch: resolved.uriSweepBatch,
+    retention: resolved.retention,
     media: options.media,
   };
   if (options.redisUrl) {

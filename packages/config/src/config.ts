@@ -3,6 +3,7 @@ import { DEFAULTS, NETWORKS, type Network } from './defaults';
 import { type FeedConfig, loadFeedConfig } from './feed';
 import { loadOverloadConfig, type OverloadConfig } from './overload';
 import { type Env, optional, readAddress, readEnum, readInt, readList, readUrl } from './read-env';
+import { loadRetentionConfig, type RetentionConfig } from './retention';
 
 /** Everything mdq reads from the environment, validated once at start. Nothing else reads process.env. */
 export interface Config {
@@ -55,6 +56,8 @@ export interface Config {
   feed: FeedConfig;
   /** The API's load shedding and statement timeout. */
   overload: OverloadConfig;
+  /** How long the tables that grow with time keep their rows (the worker's retention job). */
+  retention: RetentionConfig;
   /**
    * The API's address as clients reach it (behind a proxy: the proxy's), for the absolute
    * thumbnail URLs in responses; unset: taken from each request's Host.
@@ -134,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaCacheBytes: readInt(env, 'MDQ_MEDIA_CACHE_MB', DEFAULTS.mediaCacheMb, 1, 10_000_000) * 1024 * 1024,
     feed: loadFeedConfig(env),
     overload: loadOverloadConfig(env),
+    retention: loadRetentionConfig(env),
     publicUrl: optional(env, 'MDQ_PUBLIC_URL', (v, n) =>
       readUrl(v, n, ['http:', 'https:']).replace(/\/+$/, ''),
     ),

@@ -54,6 +54,20 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the retention block, refusing an hourly retention shorter than the 30-day windows', () => {
+    expect(loadConfig({}).retention).toEqual({
+      hourlySnapshotsDays: 90,
+      rankingChangesDays: 30,
+      webhookDeliveriesDays: 30,
+      exportUsageDays: 7,
+      batchRows: 5000,
+    });
+    expect(loadConfig({ MDQ_RETENTION_HOURLY_SNAPSHOTS_DAYS: '0' }).retention.hourlySnapshotsDays).toBe(0);
+    expect(() => loadConfig({ MDQ_RETENTION_HOURLY_SNAPSHOTS_DAYS: '7' })).toThrow(
+      /MDQ_RETENTION_HOURLY_SNAPSHOTS_DAYS must be 0 \(keep\) or at least 31/,
+    );
+  });
+
   it('fills the public fullnode for a named network', () => {
     expect(loadConfig({ APTOS_NETWORK: 'mainnet' }).fullnodeUrl).toBe(DEFAULTS.fullnodeUrls.mainnet);
   });

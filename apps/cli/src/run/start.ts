@@ -67,6 +67,7 @@ async function startAll(
     prefix: config.queuePrefix,
     uri: gateways(config),
     webhooks: webhookSettings(config),
+    retention: config.retention,
     media,
   });
   closers.push(worker.close);

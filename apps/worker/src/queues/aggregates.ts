@@ -1,4 +1,4 @@
-import { foldReadVersions, listUriCacheDue } from '@mdq/db';
+import { enforceRetention, foldReadVersions, listUriCacheDue } from '@mdq/db';
 import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -20,7 +20,8 @@ export type AggregatePayload =
   | { task: 'rarity-refresh' }
   | { task: 'uri-cache-sweep' }
   | { task: 'read-versions-fold' }
-  | { task: 'media-prerender' };
+  | { task: 'media-prerender' }
+  | { task: 'retention' };
 
 /** Retries and history: the aggregates policy of the job runtime description in @mdq/jobs. */
 export const AGGREGATE_JOB_OPTIONS: JobsOptions = JOB_POLICIES[AGGREGATES_QUEUE];
@@ -49,6 +50,8 @@ export async function processAggregate(
       return ctx.media ? prerenderThumbnails(ctx.db, ctx.media, now) : { skipped: 'no media renderer' };
     case 'read-versions-fold':
       return foldReadVersions(ctx.db);
+    case 'retention':
+      return enforceRetention(ctx.db, now, ctx.retention);
     case 'uri-cache-sweep': {
       const due = await listUriCacheDue(ctx.db, now, ctx.uriSweepBatch);
       for (const id of due) await ctx.requestUriResolve(id);

@@ -7,3 +7,4 @@ export * from './rarity';
 export * from './signals';
 export * from './snapshots';
 export * from './uri-cache';
+export * from './retention';
