@@ -4,7 +4,7 @@ export * from './inventory';
 export * from './market-filters';
 export * from './rankings';
 export * from './rarity';
+export * from './retention';
 export * from './signals';
 export * from './snapshots';
 export * from './uri-cache';
-export * from './retention';
