@@ -22,7 +22,7 @@ export interface OverloadConfig {
 export const OVERLOAD_DEFAULTS: OverloadConfig = {
   maxEventLoopDelayMs: 200,
   maxHeapMb: undefined,
-  maxDbWaiting: 20,
+  maxDbWaiting: 100,
   retryAfterSeconds: 2,
   statementTimeoutMs: 10_000,
 };

@@ -43,7 +43,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).overload).toEqual({
       maxEventLoopDelayMs: 200,
       maxHeapMb: undefined,
-      maxDbWaiting: 20,
+      maxDbWaiting: 100,
       retryAfterSeconds: 2,
       statementTimeoutMs: 10_000,
     });
