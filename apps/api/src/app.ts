@@ -1,8 +1,8 @@
 import sensible from '@fastify/sensible';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
-import { FEED_DEFAULTS } from '@mdq/config';
-import type { Db } from '@mdq/db';
+import { FEED_DEFAULTS, type OverloadConfig } from '@mdq/config';
+import { type Db, poolIfAny } from '@mdq/db';
 import { type Logger, redactUrl } from '@mdq/log';
 import Fastify, {
   type FastifyBaseLogger,
@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from 'fastify';
+import type pg from 'pg';
 import { type FeedOptions, FeedService } from './feed/feed-service';
 import { createApiKeyAuth, type InvalidKeyLimit, registerApiKeyAuth } from './plugins/auth';
 import { createOriginPolicy } from './plugins/browser-origins';
@@ -18,6 +19,7 @@ import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
 import { ReadStateSource, registerFreshnessHeaders } from './plugins/freshness';
 import { createKeyCache, type KeyCacheOptions } from './plugins/key-cache';
+import { registerLoadShedding } from './plugins/load-shedding';
 import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
@@ -69,6 +71,8 @@ export interface AppOptions {
   feed?: Partial<FeedOptions>;
   /** Caps of `/v1/graphql` (row cap, depth, cost, statement timeout) over their defaults. */
   graphqlLimits?: RouteDeps['graphqlLimits'];
+  /** Load shedding (503 + retry-after past its limits); none when absent. startApi passes the configuration's. */
+  overload?: Omit<OverloadConfig, 'statementTimeoutMs'>;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -90,6 +94,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(sensible);
   registerErrorHandler(app);
+  if (options.overload)
+    await registerLoadShedding(app, { ...options.overload, pools: poolsOf(options.db, readDb) });
   registerMetrics(app, { freshness: readState, now: () => new Date() });
   // One rule for which pages may call the API: CORS answers by it, keyed routes refuse by it.
   const origins = createOriginPolicy(options.db, { configured: options.corsOrigins ?? [] });
@@ -184,4 +190,9 @@ function apiLogging(logger: Logger | undefined): Pick<
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (parent: FastifyBaseLogger) => parent,
   };
+}
+
+/** The pg pools behind the API's Dbs (one when reads go to the primary): their queues are the database wait. */
+function poolsOf(...dbs: Db[]): pg.Pool[] {
+  return [...new Set(dbs.map(poolIfAny).filter((pool) => pool !== undefined))];
 }

@@ -34,9 +34,12 @@ export async function startApi(
   databaseUrl: string,
   options: StartApiOptions = {},
 ): Promise<RunningApi> {
-  const db = options.db ?? createDb(databaseUrl, { applicationName: 'mdq-api', max: 20 });
+  // Every statement of a request is bounded (MDQ_API_STATEMENT_TIMEOUT_MS); exports lift it for
+  // their own transaction.
+  const statementTimeoutMs = config.overload.statementTimeoutMs;
+  const db = options.db ?? createDb(databaseUrl, { applicationName: 'mdq-api', max: 20, statementTimeoutMs });
   const readDb = config.databaseReadUrl
-    ? createDb(config.databaseReadUrl, { applicationName: 'mdq-api-read', max: 20 })
+    ? createDb(config.databaseReadUrl, { applicationName: 'mdq-api-read', max: 20, statementTimeoutMs })
     : undefined;
   if (config.apiKey) await ensureApiKey(db, config.apiKey, 'MDQ_API_KEY');
   const redis = options.redisUrl
@@ -65,6 +68,7 @@ export async function startApi(
     logger: processLogger().child({ component: 'api' }, { level: config.logLevel }),
     readyMaxLagSeconds: config.readyMaxLagSeconds,
     feed: config.feed,
+    overload: config.overload,
     ...(config.clockAt ? { clock: pinnedClock(config.clockAt) } : {}),
     ...(options.redisUrl && config.adminKey
       ? {

@@ -1,3 +1,4 @@
+import type { RetentionConfig } from '@mdq/config';
 import type { Db } from '@mdq/db';
 import type { WorkerLogger } from './logger';
 import type { MediaRenderer } from './media/media-renderer';
@@ -13,6 +14,8 @@ export interface WorkerContext {
   metadata: MetadataCrawlOptions;
   /** How many collections one URI sweep resolves (and one metadata sweep enqueues). */
   uriSweepBatch: number;
+  /** How long the tables that grow with time keep their rows (the `retention` job). */
+  retention: RetentionConfig;
   /** The thumbnail renderer shared with the API (same cache directory); no pre-rendering without it. */
   media?: MediaRenderer | undefined;
   /** Ask for one (coalesced) recompute of every ranking soon. */

@@ -75,6 +75,12 @@ export const SCHEDULES: readonly ScheduleDefinition[] = [
     pattern: '40 * * * *',
     payload: { task: 'read-versions-fold' },
   },
+  // Time-grown tables back to their retention (docs/RELIABILITY.md, "Retention"), in batches.
+  {
+    id: 'retention',
+    pattern: '50 * * * *',
+    payload: { task: 'retention' },
+  },
 ];
 
 /** The next instant of a schedule strictly after `now` (epoch ms). */

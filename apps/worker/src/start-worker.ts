@@ -30,6 +30,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     uri: resolved.uri,
     metadata: resolved.metadata,
     uriSweepBatch: resolved.uriSweepBatch,
+    retention: resolved.retention,
     media: options.media,
   };
   if (options.redisUrl) {

@@ -1,4 +1,4 @@
-import { DEFAULTS } from '@mdq/config';
+import { DEFAULTS, RETENTION_DEFAULTS, type RetentionConfig } from '@mdq/config';
 import type { Db } from '@mdq/db';
 import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, DEFAULT_PREFIX } from '@mdq/jobs';
 import { defaultWorkerLogger, type WorkerLogger } from './logger';
@@ -47,6 +47,8 @@ export interface StartWorkerOptions {
    */
   clock?: () => Date;
   uriSweepBatch?: number;
+  /** Retention of the time-grown tables (default: the configuration's defaults). */
+  retention?: Partial<RetentionConfig>;
   /** Pre-renders ranked collections' thumbnails into this renderer's cache (media-prerender). */
   media?: MediaRenderer;
   /** How long close() waits for in-flight jobs before releasing them. */
@@ -66,6 +68,7 @@ export interface ResolvedWorkerOptions {
   rankingsRefreshBucketMs: number;
   clock: () => Date;
   uriSweepBatch: number;
+  retention: RetentionConfig;
   shutdownGraceMs: number;
   uri: UriCacheOptions;
   metadata: MetadataCrawlOptions;
@@ -90,6 +93,7 @@ export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorke
     rankingsRefreshBucketMs: options.rankingsRefreshBucketMs ?? 2_000,
     clock: options.clock ?? (() => new Date()),
     uriSweepBatch: options.uriSweepBatch ?? 200,
+    retention: { ...RETENTION_DEFAULTS, ...options.retention },
     shutdownGraceMs: options.shutdownGraceMs ?? 30_000,
     uri,
     metadata: metadataOptions(uri, options.metadata),

@@ -2,7 +2,9 @@ import { ConfigError } from './config-error';
 import { DEFAULTS, NETWORKS, type Network } from './defaults';
 import { type FeedConfig, loadFeedConfig } from './feed';
 import { parseOrigin } from './origins';
+import { loadOverloadConfig, type OverloadConfig } from './overload';
 import { type Env, optional, readAddress, readEnum, readInt, readList, readUrl } from './read-env';
+import { loadRetentionConfig, type RetentionConfig } from './retention';
 
 /** Everything mdq reads from the environment, validated once at start. Nothing else reads process.env. */
 export interface Config {
@@ -68,6 +70,10 @@ export interface Config {
   mediaCacheBytes: number;
   /** Live feed streams and webhook deliveries. */
   feed: FeedConfig;
+  /** The API's load shedding and statement timeout. */
+  overload: OverloadConfig;
+  /** How long the tables that grow with time keep their rows (the worker's retention job). */
+  retention: RetentionConfig;
   /**
    * The API's address as clients reach it (behind a proxy: the proxy's), for the absolute
    * thumbnail URLs in responses; unset: taken from each request's Host.
@@ -163,6 +169,8 @@ export function loadConfig(env: Env = process.env): Config {
       env['MDQ_MEDIA_CACHE_DIR']?.trim() || `${env['MDQ_DATA_DIR']?.trim() || DEFAULTS.dataDir}/media`,
     mediaCacheBytes: readInt(env, 'MDQ_MEDIA_CACHE_MB', DEFAULTS.mediaCacheMb, 1, 10_000_000) * 1024 * 1024,
     feed: loadFeedConfig(env),
+    overload: loadOverloadConfig(env),
+    retention: loadRetentionConfig(env),
     publicUrl: optional(env, 'MDQ_PUBLIC_URL', (v, n) =>
       readUrl(v, n, ['http:', 'https:']).replace(/\/+$/, ''),
     ),

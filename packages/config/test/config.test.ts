@@ -48,6 +48,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MDQ_TRUSTED_ORIGINS: 'ftp://x' })).toThrow(/MDQ_TRUSTED_ORIGINS/);
   });
 
+  it('reads the overload block with its defaults and refuses a bad value naming it', () => {
+    expect(loadConfig({}).overload).toEqual({
+      maxEventLoopDelayMs: 200,
+      maxHeapMb: undefined,
+      maxDbWaiting: 100,
+      retryAfterSeconds: 2,
+      statementTimeoutMs: 10_000,
+    });
+    const overload = loadConfig({ MDQ_SHED_HEAP_MB: '0', MDQ_API_STATEMENT_TIMEOUT_MS: '2500' }).overload;
+    expect([overload.maxHeapMb, overload.statementTimeoutMs]).toEqual([0, 2500]);
+    expect(() => loadConfig({ MDQ_SHED_DB_WAITING: '-1' })).toThrow(
+      /MDQ_SHED_DB_WAITING must be an integer from 0/,
+    );
+  });
+
+  it('reads the retention block, refusing an hourly retention shorter than the 30-day windows', () => {
+    expect(loadConfig({}).retention).toEqual({
+      hourlySnapshotsDays: 90,
+      rankingChangesDays: 30,
+      webhookDeliveriesDays: 30,
+      exportUsageDays: 7,
+      batchRows: 5000,
+    });
+    expect(loadConfig({ MDQ_RETENTION_HOURLY_SNAPSHOTS_DAYS: '0' }).retention.hourlySnapshotsDays).toBe(0);
+    expect(() => loadConfig({ MDQ_RETENTION_HOURLY_SNAPSHOTS_DAYS: '7' })).toThrow(
+      /MDQ_RETENTION_HOURLY_SNAPSHOTS_DAYS must be 0 \(keep\) or at least 31/,
+    );
+  });
+
   it('fills the public fullnode for a named network', () => {
     expect(loadConfig({ APTOS_NETWORK: 'mainnet' }).fullnodeUrl).toBe(DEFAULTS.fullnodeUrls.mainnet);
   });

@@ -1,5 +1,5 @@
 export { sql } from 'kysely';
-export { type CreateDbOptions, createDb, createPool, type Db, poolOf } from './database';
+export { type CreateDbOptions, createDb, createPool, type Db, poolIfAny, poolOf } from './database';
 export {
   type EmbeddedDatabase,
   type EmbeddedOptions,

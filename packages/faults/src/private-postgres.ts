@@ -11,18 +11,28 @@ const BIN = process.env['MDQ_PG_BIN'] ?? '/usr/lib/postgresql/15/bin';
 export interface PrivatePostgres {
   url: string;
   port: number;
+  /** The server's temporary directory (world-writable: dumps can go here). */
+  dir: string;
+  /** Runs a PostgreSQL client tool of the same version (as `postgres` when root). */
+  tool(name: string, args: string[]): Promise<{ stdout: string }>;
+  /** Ends recovery of a standby (pg_ctl promote), waiting until it accepts writes. */
+  promote(): Promise<void>;
   restart(): Promise<void>;
   stop(): Promise<void>;
   start(): Promise<void>;
   destroy(): Promise<void>;
 }
 
+/** Makes a server's data directory (`data`, not yet there) with the server's tools. */
+export type FillDataDir = (data: string, tool: PrivatePostgres['tool']) => Promise<unknown>;
+
 /**
  * A Postgres of the test's own (initdb + pg_ctl on a free port, in a temporary directory), so that
  * it can be restarted and stopped without touching the machine's shared one. As root, the server
- * runs as the `postgres` user (initdb refuses root).
+ * runs as the `postgres` user (initdb refuses root). `fill` makes the data directory instead of
+ * initdb (a pg_basebackup of another private server, for the restore drill).
  */
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+export async function startPrivatePostgres(options: { fill?: FillDataDir } = {}): Promise<PrivatePostgres> {
   const dir = await mkdtemp(join(tmpdir(), 'mdq-fault-pg-'));
   const data = join(dir, 'data');
   const port = await freePort();
@@ -32,7 +42,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   const pg = (tool: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]) : run(join(BIN, tool), args);
-  await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  if (options.fill) await options.fill(data, pg);
+  else await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const ctl = (action: string, extra: string[] = []) =>
     pg('pg_ctl', [
       '-D',
@@ -51,6 +62,11 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    dir,
+    tool: pg,
+    promote: async () => {
+      await pg('pg_ctl', ['-D', data, '-w', '-t', '60', 'promote']);
+    },
     restart: async () => {
       await ctl('restart', ['-m', 'fast']);
     },

@@ -85,6 +85,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .status(400)
         .send(body(400, 'INVALID_PARAMETER', 'a parameter holds a value that cannot be used'));
     }
+    // 57014: the statement outlived the API's statement_timeout (MDQ_API_STATEMENT_TIMEOUT_MS),
+    // which under load is the database being too busy: a 503 to retry, not a fault of the request.
+    if (code === '57014') {
+      return reply
+        .status(503)
+        .send(body(503, 'SERVICE_UNAVAILABLE', 'the database took too long to answer; retry shortly'));
+    }
     if (isDatabaseUnavailable(error)) {
       const reason = describeError(error);
       failures.report(failureKey(reason), ({ count }) =>

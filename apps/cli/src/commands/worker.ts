@@ -35,6 +35,7 @@ export function workerCommand(program: Command): void {
         prefix: config.queuePrefix,
         uri: gateways(config),
         webhooks: webhookSettings(config),
+        retention: config.retention,
         // Pre-renders into the cache directory the API serves from (MDQ_MEDIA_CACHE_DIR).
         media: await mediaRendererFor(config, database.db),
       });

@@ -73,6 +73,7 @@ async function startAll(
     prefix: config.queuePrefix,
     uri: fetching,
     webhooks: webhookSettings(config),
+    retention: config.retention,
     media,
   });
   closers.push(worker.close);

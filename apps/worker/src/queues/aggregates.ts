@@ -1,4 +1,4 @@
-import { foldReadVersions, listMetadataCollectionsDue, listUriCacheDue } from '@mdq/db';
+import { enforceRetention, foldReadVersions, listMetadataCollectionsDue, listUriCacheDue } from '@mdq/db';
 import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -21,7 +21,8 @@ export type AggregatePayload =
   | { task: 'uri-cache-sweep' }
   | { task: 'metadata-sweep' }
   | { task: 'read-versions-fold' }
-  | { task: 'media-prerender' };
+  | { task: 'media-prerender' }
+  | { task: 'retention' };
 
 /** Retries and history: the aggregates policy of the job runtime description in @mdq/jobs. */
 export const AGGREGATE_JOB_OPTIONS: JobsOptions = JOB_POLICIES[AGGREGATES_QUEUE];
@@ -55,6 +56,8 @@ export async function processAggregate(
       for (const id of due) await ctx.requestMetadataCrawl(id);
       return { enqueued: due.length };
     }
+    case 'retention':
+      return enforceRetention(ctx.db, now, ctx.retention);
     case 'uri-cache-sweep': {
       const due = await listUriCacheDue(ctx.db, now, ctx.uriSweepBatch);
       for (const id of due) await ctx.requestUriResolve(id);

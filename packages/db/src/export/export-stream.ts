@@ -88,7 +88,8 @@ export async function openExport(db: Db, request: ExportRequest): Promise<Opened
   const onError = () => {};
   client.on('error', onError);
   try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    // An export runs as long as its consumer reads: the API's statement timeout is for requests.
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = 0');
   } catch (error) {
     client.off('error', onError);
     client.release(true);

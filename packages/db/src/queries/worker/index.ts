@@ -5,6 +5,7 @@ export * from './market-filters';
 export * from './metadata-documents';
 export * from './rankings';
 export * from './rarity';
+export * from './retention';
 export * from './signals';
 export * from './snapshots';
 export * from './uri-cache';
