@@ -3,15 +3,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * `mdq` from a release folder as the image runs it: `node --enable-source-maps dist/mdq.js <role>`,
- * node itself the process (no pnpm, no tsx, no shell), with only the given environment.
+ * node itself the process (no pnpm, no tsx, no shell), with only the given environment. With `uid`
+ * (tests running as root), as that user and group, as the image's `USER`: setpriv execs node, so the
+ * process is still node itself.
  */
 export class ReleaseProcess {
   readonly child: ChildProcess;
   output = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(mdq: string, args: string[], env: Record<string, string>, cwd: string) {
-    this.child = spawn(process.execPath, ['--enable-source-maps', mdq, ...args], {
+  constructor(mdq: string, args: string[], env: Record<string, string>, cwd: string, uid?: number) {
+    const node = [process.execPath, '--enable-source-maps', mdq, ...args];
+    const [command, ...argv] =
+      uid === undefined ? node : ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', ...node];
+    this.child = spawn(command as string, argv, {
       cwd,
       env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/root', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
@@ -26,8 +36,12 @@ const redisUrl = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const apiKey = `release-test-${randomBytes(8).toString('hex')}`;
 let database: TestDatabase;
 let env: Record<string, string>;
-const mdq = (args: string[], extra: Record<string, string> = {}) =>
-  new ReleaseProcess(MDQ, args, { ...env, ...extra }, release);
+// As root, the long-running roles run as the image's user: the release folder stays root's and
+// read-only to them, and MDQ_DATA_DIR is the one folder they own (what the image gives them).
+const IMAGE_UID = 1000;
+const asImageUser = process.getuid?.() === 0 ? IMAGE_UID : undefined;
+const mdq = (args: string[], extra: Record<string, string> = {}, uid?: number) =>
+  new ReleaseProcess(MDQ, args, { ...env, ...extra }, release, uid);
 const run = async (args: string[], extra: Record<string, string> = {}) => {
   const process = mdq(args, extra);
   return { ...(await process.exited), output: process.output };
@@ -40,6 +54,9 @@ beforeAll(async () => {
     timeout: 200_000,
   });
   database = await createTestDatabase({ migrate: false });
+  chmodSync(work, 0o755);
+  mkdirSync(join(work, 'data'));
+  if (asImageUser !== undefined) chownSync(join(work, 'data'), asImageUser, asImageUser);
   env = {
     DATABASE_URL: database.url,
     REDIS_URL: redisUrl,
@@ -181,9 +198,9 @@ describe('every role from the release folder', () => {
 
   it('api, indexer and worker run as node alone and exit 0 on SIGTERM with their work settled', async () => {
     const chain = { APTOS_FULLNODE_URL: fullnode };
-    const indexer = mdq(['indexer'], chain);
-    const worker = mdq(['worker'], chain);
-    const api = mdq(['api'], { ...chain, PORT: '0', MDQ_API_KEY: apiKey });
+    const indexer = mdq(['indexer'], chain, asImageUser);
+    const worker = mdq(['worker'], chain, asImageUser);
+    const api = mdq(['api'], { ...chain, PORT: '0', MDQ_API_KEY: apiKey }, asImageUser);
     const origin = (await api.waitFor(/listening on (http:\/\/[\d.]+:\d+)/))[1] as string;
     await worker.waitFor(/mdq worker running \(bullmq\)/);
     await indexer.waitFor(/caught up at version \d+/);
@@ -200,6 +217,7 @@ describe('every role from the release folder', () => {
         role,
       ]);
       expect(childrenOf(process.pid), role).toEqual([]);
+      if (asImageUser !== undefined) expect(statSync(`/proc/${process.pid}`).uid).toBe(IMAGE_UID);
     }
 
     const health = (await (await fetch(`${origin}/health`)).json()) as { version: string; commit: string };
