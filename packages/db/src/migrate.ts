@@ -22,8 +22,8 @@ import * as searchNameStems from './migrations/2026-11-28T1300_search_name_stems
 import * as workerFloorReads from './migrations/2026-11-29T1000_worker_floor_reads';
 import * as ingestOwnershipIndexes from './migrations/2026-11-29T1100_ingest_ownership_indexes';
 import * as apiNaturalNameOrder from './migrations/2026-11-30T1000_api_natural_name_order';
-import * as publishableKeys from './migrations/2026-11-30T1000_publishable_keys';
 import * as metadataDocuments from './migrations/2026-11-30T1000_metadata_documents';
+import * as publishableKeys from './migrations/2026-11-30T1000_publishable_keys';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
