@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@mdq/config';
@@ -7,7 +8,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedDevnet } from '../src/runtime/devnet';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mdq-clock-'));
-const config = loadConfig({ MDQ_DATA_DIR: dataDir, MDQ_DEVNET_PORT: '0' });
+/** A free port, the same for every start: token URIs name the chain's server address. */
+const port = await new Promise<number>((done) => {
+  const probe = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as AddressInfo;
+    probe.close(() => done(port));
+  });
+});
+const config = loadConfig({ MDQ_DATA_DIR: dataDir, MDQ_DEVNET_PORT: String(port) });
 const servers: DevnetServer[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();

@@ -22,7 +22,15 @@ afterAll(async () => {
 
 async function serve(resumes: ChainOptions['resumes'], nowMs: number): Promise<DevnetServer> {
   const { endTimeMs, ...options } = base;
-  const server = await startDevnetServer({ ...options, endTime: endTimeMs, resumes, nowMs, port: 0 });
+  // One metadata origin for every server: token URIs name it, and each server has its own port.
+  const server = await startDevnetServer({
+    ...options,
+    endTime: endTimeMs,
+    resumes,
+    nowMs,
+    port: 0,
+    metadataOrigin: 'http://127.0.0.1:8090',
+  });
   servers.push(server);
   return server;
 }

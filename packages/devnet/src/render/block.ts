@@ -157,7 +157,8 @@ export class BlockRenderer {
         update: {
           issuer: JWK_ISSUER,
           version: jwkVersion,
-          jwks: [{ RSA: { kid, kty: 'RSA', alg: 'RS256', e: 'AQAB', n } }],
+          // The JWK enum as the API writes it: keyed by the variant's type name (as @mdq/chain's protoToRest reads it).
+          jwks: [{ RSA_JWK: { kid, kty: 'RSA', alg: 'RS256', e: 'AQAB', n } }],
         },
         multi_sig: { signer_indices: [0, 1, 2, 3, 4, 5], sig: hash32(seed, block, 0x736967) },
       },

@@ -153,6 +153,13 @@ export async function startDevnetServer(options: DevnetServerOptions = {}): Prom
       source.close();
       await grpc?.close();
       await app.close();
+      // Fastify did not listen (the server is ours, bound before the chain was ready), so it does
+      // not close it: without this the port stays taken after close().
+      if (server.listening) {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+      }
     },
   };
 }
