@@ -6,7 +6,9 @@
  *  - fetch only, REST against gRPC (the source's own cost: the SDK's JSON or protobuf + converter);
  *  - the indexer end to end through each source, into fresh databases;
  *  - on a mainnet-shaped mix (most versions APT transfers, as on mainnet): the share of
- *    transactions the early skip rules out, and end to end with the skip against without it.
+ *    transactions the early skip rules out, and end to end with the skip against without it;
+ *    then the stream with the `transaction_filter` the CLI sends: the share the server skipped,
+ *    fetch only and end to end in versions/s (a filtered stream accounts for versions unsent).
  */
 import {
   builtinMarketplaces,
@@ -15,7 +17,15 @@ import {
   DEFAULT_MARKETPLACE_ADDRESS,
 } from '@mdq/chain';
 import { createTestDatabase } from '@mdq/db/testing';
-import { type ChainSource, createDecoder, fullnodeSource, grpcSource, runIndexer } from '@mdq/indexer';
+import {
+  type ChainSource,
+  createDecoder,
+  fullnodeSource,
+  grpcSource,
+  runIndexer,
+  streamFilterFor,
+  versionOf,
+} from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
 import { startDevnetProcess } from './devnet-process';
 import { benchFlags, numberFlag } from './flags';
@@ -32,15 +42,29 @@ const addresses = {
 
 type Closable = ChainSource & { close?: () => void };
 
-function sources(devnet: { url: string; grpcUrl: string | null }): Record<'REST' | 'gRPC', () => Closable> {
+function sources(devnet: {
+  url: string;
+  grpcUrl: string | null;
+}): Record<'REST' | 'gRPC' | 'filtered gRPC', () => Closable> {
+  const stream = (filtered: boolean) =>
+    grpcSource({
+      url: devnet.grpcUrl as string,
+      tip: fullnodeSource(devnet.url).tip,
+      batchSize: 1_000,
+      // The filter the CLI sends: the server skips what the decoder would not read.
+      ...(filtered ? { transactionFilter: streamFilterFor(addresses) } : {}),
+    });
   return {
     REST: () => fullnodeSource(devnet.url),
-    gRPC: () =>
-      grpcSource({ url: devnet.grpcUrl as string, tip: fullnodeSource(devnet.url).tip, batchSize: 1_000 }),
+    gRPC: () => stream(false),
+    'filtered gRPC': () => stream(true),
   };
 }
 
-/** Reads the whole chain through a source, nothing else; `each` sees every transaction. */
+/**
+ * Reads the whole chain through a source, nothing else; `each` sees every transaction handed out.
+ * Versions/s: a filtered stream accounts for versions it does not send (`through`).
+ */
 async function fetchOnly(source: Closable, each: (tx: unknown) => void = () => {}): Promise<number> {
   const t0 = performance.now();
   let next = 0;
@@ -48,9 +72,11 @@ async function fetchOnly(source: Closable, each: (tx: unknown) => void = () => {
   // answer is never the end).
   for (let empty = 0; next < count && empty < 100; ) {
     const txs = await source.fetch(next, batchSize);
-    empty = txs.length === 0 ? empty + 1 : 0;
+    const tail = txs.at(-1);
+    const last = txs.through ?? (tail ? versionOf(tail) : next - 1);
+    empty = last < next ? empty + 1 : 0;
     for (const tx of txs) each(tx);
-    next += txs.length;
+    next = last + 1;
   }
   source.close?.();
   if (next < count) throw new Error(`fetched ${next} of ${count}`);
@@ -69,7 +95,7 @@ async function endToEnd(source: Closable, prefilter = true): Promise<number> {
       batchSize,
       untilCaughtUp: true,
     });
-    if (stats.transactions !== count) throw new Error(`indexed ${stats.transactions} of ${count}`);
+    if (stats.lastVersion !== count - 1) throw new Error(`indexed up to ${stats.lastVersion} of ${count}`);
     return count / ((performance.now() - t0) / 1000);
   } finally {
     source.close?.();
@@ -111,6 +137,11 @@ const mixFetch = await fetchOnly(mixSources.gRPC(), (tx) => {
 });
 const withSkip = await endToEnd(mixSources.gRPC(), true);
 const withoutSkip = await endToEnd(mixSources.gRPC(), false);
+let sent = 0;
+const filteredFetch = await fetchOnly(mixSources['filtered gRPC'](), () => {
+  sent += 1;
+});
+const filteredEnd = await endToEnd(mixSources['filtered gRPC'](), true);
 mix.stop();
 rows.push(
   [
@@ -122,6 +153,18 @@ rows.push(
   [
     'mix: end to end, gRPC, early skip',
     `${fmt(withSkip)} tx/s (${(withSkip / withoutSkip).toFixed(2)}× without, ${(withSkip / mixFetch).toFixed(2)}× fetch only)`,
+  ],
+  [
+    'mix: filtered gRPC, share the server skipped',
+    `${(((count - sent) / count) * 100).toFixed(1)}% of ${fmt(count)}`,
+  ],
+  [
+    'mix: fetch only, filtered gRPC',
+    `${fmt(filteredFetch)} versions/s (${(filteredFetch / mixFetch).toFixed(2)}× unfiltered)`,
+  ],
+  [
+    'mix: end to end, filtered gRPC',
+    `${fmt(filteredEnd)} versions/s (${(filteredEnd / withSkip).toFixed(2)}× unfiltered with early skip)`,
   ],
 );
 

@@ -167,7 +167,7 @@ async function follow(options: IndexerOptions, name: string, runtime: Runtime): 
   const tip = await retrying('read the chain tip', () => options.source.tip());
   let next = committed !== null ? committed + 1 : (options.from ?? options.startVersion ?? historyStart());
   function historyStart(): number {
-    // Nothing says where history starts: the source's choice, said out loud (docs/OPERATIONS.md).
+    // Nothing says where history starts: the source's choice, said out loud (README, "Where history starts").
     const start = options.source.historyStart ?? {
       version: tip.oldestVersion,
       why: 'the oldest version the fullnode has (a pruned node has no older history)',

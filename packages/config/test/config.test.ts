@@ -12,6 +12,13 @@ describe('loadConfig', () => {
     expect(config.host).toBe('127.0.0.1');
   });
 
+  it('reads the fullnode and stream keys, trimmed, unset when blank', () => {
+    expect(loadConfig({}).fullnodeApiKey).toBeUndefined();
+    expect(loadConfig({ APTOS_FULLNODE_API_KEY: '  ' }).fullnodeApiKey).toBeUndefined();
+    const config = loadConfig({ APTOS_FULLNODE_API_KEY: ' aptoslabs_abc ', APTOS_GRPC_API_KEY: 'grpc-key' });
+    expect([config.fullnodeApiKey, config.grpcApiKey]).toEqual(['aptoslabs_abc', 'grpc-key']);
+  });
+
   it('pins the API clock only when MDQ_CLOCK_AT is an ISO date-time, naming it otherwise', () => {
     expect(loadConfig({}).clockAt).toBeUndefined();
     expect(loadConfig({ MDQ_CLOCK_AT: '2025-06-01T12:00:00Z' }).clockAt?.toISOString()).toBe(

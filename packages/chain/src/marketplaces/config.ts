@@ -60,4 +60,6 @@ export type FieldSource =
    */
   | { resource: string; at: string; path: string; unit?: FieldUnit }
   /** `value` when the object whose address is read at `at` was deleted in this transaction. */
-  | { ifDeleted: string; value: string };
+  | { ifDeleted: string; value: string }
+  /** The transaction's sender (a venue whose cancel event does not name the seller). */
+  | { transactionSender: true };

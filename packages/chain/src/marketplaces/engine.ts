@@ -76,7 +76,7 @@ function decodeMarketEvent(
   const origin = new Map<MarketField, CompiledSource['kind']>();
   for (const [field, sources] of compiled.fields) {
     for (const source of sources) {
-      const value = evaluateSource(source, event, writeSet);
+      const value = evaluateSource(source, event, writeSet, view.sender);
       if (value === null) continue;
       values.set(field, value);
       origin.set(field, source.kind);

@@ -14,7 +14,8 @@ export type CompiledSource =
   | { kind: 'v1TokenDataId'; creator: PathSegment[]; collection: PathSegment[]; name: PathSegment[] }
   | { kind: 'v1CollectionId'; creator: PathSegment[]; collection: PathSegment[] }
   | { kind: 'resource'; type: string; at: PathSegment[]; path: PathSegment[]; unit: FieldUnit | null }
-  | { kind: 'ifDeleted'; at: PathSegment[]; value: string };
+  | { kind: 'ifDeleted'; at: PathSegment[]; value: string }
+  | { kind: 'sender' };
 
 export function compileSource(source: FieldSource): CompiledSource {
   if (typeof source === 'string') return { kind: 'path', path: parseJsonPath(source), unit: null };
@@ -22,6 +23,7 @@ export function compileSource(source: FieldSource): CompiledSource {
     return { kind: 'path', path: parseJsonPath(source.path), unit: source.unit ?? null };
   }
   if ('const' in source) return { kind: 'const', value: source.const };
+  if ('transactionSender' in source) return { kind: 'sender' };
   if ('eventTypeArg' in source) return { kind: 'eventTypeArg', index: source.eventTypeArg };
   if ('v1TokenDataId' in source) {
     const { creator, collection, name } = source.v1TokenDataId;
@@ -69,6 +71,7 @@ export function evaluateSource(
   source: CompiledSource,
   event: TxEvent,
   writeSet: WriteSetIndex,
+  sender: string | null,
 ): string | null {
   switch (source.kind) {
     case 'path':
@@ -100,5 +103,7 @@ export function evaluateSource(
       const address = addressAt(event, source.at);
       return address !== null && writeSet.isObjectDeleted(address) ? source.value : null;
     }
+    case 'sender':
+      return sender;
   }
 }

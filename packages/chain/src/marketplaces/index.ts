@@ -1,5 +1,6 @@
 import type { MarketplaceConfig } from './config';
 import { mdqMarketplace } from './mdq';
+import { souffl3 } from './souffl3';
 import { topaz } from './topaz';
 import { tradeportV1 } from './tradeport-v1';
 import { tradeportV2 } from './tradeport-v2';
@@ -16,6 +17,7 @@ export type {
 } from './config';
 export { mdqMarketplace } from './mdq';
 export { APT, COLLECTION_METADATA, referenceShapeEvents, TOKEN_METADATA } from './reference-shape';
+export { SOUFFL3_ADDRESS, souffl3 } from './souffl3';
 export { TOPAZ_ADDRESS, topaz } from './topaz';
 export { tradeportV1 } from './tradeport-v1';
 export { TRADEPORT_ADDRESS, tradeportV2 } from './tradeport-v2';
@@ -24,5 +26,5 @@ export { WAPAL_ADDRESS, wapal } from './wapal';
 
 /** Every known marketplace, with mdq's own contract at `marketplaceAddress`. */
 export function builtinMarketplaces(marketplaceAddress?: string): MarketplaceConfig[] {
-  return [wapal, tradeportV1, tradeportV2, topaz, wagmi, mdqMarketplace(marketplaceAddress)];
+  return [wapal, tradeportV1, tradeportV2, topaz, wagmi, souffl3, mdqMarketplace(marketplaceAddress)];
 }

@@ -12,7 +12,7 @@ import type { BooleanTransactionFilter } from './messages';
  * - a user transaction calling one of those modules directly: creating a v2 collection
  *   (`0x4::aptos_token::create_collection`) writes the collection and emits no event at all.
  * A contract of another address that writes token state without any such event is the one case
- * the filter misses (docs/OPERATIONS.md); the REST path and an unfiltered stream do not.
+ * the filter misses (docs/DECISIONS.md, "Stream filter"); the REST path and an unfiltered stream do not.
  * Everything else is skipped by the server and accounted for in each response's `processed_range`.
  */
 const OBJECT_TRANSFER_EVENTS = ['Transfer', 'TransferEvent'];
