@@ -20,7 +20,6 @@ export interface IndexerColumn {
   nullable: boolean;
   /** The value for the row `t`; timestamps are `timestamp without time zone` in UTC, as Hasura serves them. */
   sql: (t: Alias) => RawBuilder<unknown>;
-  description?: string;
 }
 
 export interface IndexerRelation {
