@@ -294,6 +294,86 @@ endpoints.push({
   group: 'other',
   paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`),
 });
+// The Indexer API's GraphQL (issue #36): the five queries @aptos-labs/ts-sdk sends most, as its
+// operations read them (src/internal/queries/*.graphql), in Hasura's GET form.
+const COLLECTION_FIELDS = `collection_id collection_name creator_address current_supply description
+  last_transaction_timestamp last_transaction_version max_supply mutable_description mutable_uri table_handle_v1
+  token_standard total_minted_v2 uri`;
+const TOKEN_DATA_FIELDS = `collection_id description is_fungible_v2 largest_property_version_v1
+  last_transaction_timestamp last_transaction_version maximum supply token_data_id token_name token_properties
+  token_standard token_uri decimals current_collection { ${COLLECTION_FIELDS} }`;
+const OWNERSHIP_FIELDS = `token_standard token_properties_mutated_v1 token_data_id table_type_v1 storage_id
+  property_version_v1 owner_address last_transaction_version last_transaction_timestamp is_soulbound_v2
+  is_fungible_v2 amount current_token_data { ${TOKEN_DATA_FIELDS} }`;
+const graphql = (query: string, variables: (i: number) => unknown) => (i: number) =>
+  `/v1/graphql?query=${enc(query.replace(/\s+/g, ' '))}&variables=${enc(JSON.stringify(variables(i)))}`;
+endpoints.push(
+  {
+    name: 'graphql/getAccountOwnedTokens',
+    group: 'other',
+    paths: mix(
+      graphql(
+        `query q($w: current_token_ownerships_v2_bool_exp!, $offset: Int, $limit: Int) {
+          current_token_ownerships_v2(where: $w, offset: $offset, limit: $limit) { ${OWNERSHIP_FIELDS} } }`,
+        (i) => ({
+          w: { owner_address: { _eq: wallet(i) }, amount: { _gt: 0 } },
+          offset: (page(i) - 1) * 25,
+          limit: 25,
+        }),
+      ),
+    ),
+  },
+  {
+    name: 'graphql/getAccountTokensCount',
+    group: 'other',
+    paths: mix(
+      graphql(
+        `query q($w: current_token_ownerships_v2_bool_exp) {
+          current_token_ownerships_v2_aggregate(where: $w) { aggregate { count } } }`,
+        (i) => ({ w: { owner_address: { _eq: wallet(i) }, amount: { _gt: 0 } } }),
+      ),
+    ),
+  },
+  {
+    name: 'graphql/getDigitalAssetData',
+    group: 'other',
+    paths: mix(
+      graphql(
+        `query q($w: current_token_datas_v2_bool_exp) { current_token_datas_v2(where: $w) { ${TOKEN_DATA_FIELDS} } }`,
+        (i) => ({ w: { token_data_id: { _eq: tok(i).token_data_id } } }),
+      ),
+    ),
+  },
+  {
+    name: 'graphql/getDigitalAssetActivity',
+    group: 'other',
+    paths: mix(
+      graphql(
+        `query q($w: token_activities_v2_bool_exp!, $limit: Int) { token_activities_v2(where: $w, limit: $limit) {
+          after_value before_value entry_function_id_str event_account_address event_index from_address
+          is_fungible_v2 property_version_v1 to_address token_amount token_data_id token_standard
+          transaction_timestamp transaction_version type } }`,
+        (i) => ({ w: { token_data_id: { _eq: tok(i).token_data_id } }, limit: 25 }),
+      ),
+    ),
+  },
+  {
+    name: 'graphql/getCollectionData',
+    group: 'other',
+    paths: mix(
+      graphql(
+        `query q($w: current_collections_v2_bool_exp!) { current_collections_v2(where: $w) { ${COLLECTION_FIELDS} } }`,
+        (i) => ({
+          w: {
+            collection_name: { _eq: col(i).collection_name },
+            creator_address: { _eq: col(i).creator_address },
+            token_standard: { _eq: 'v2' },
+          },
+        }),
+      ),
+    ),
+  },
+);
 // --only a,b: the endpoints whose name contains any of the comma-separated texts.
 const only = values.only?.split(',').filter((text) => text !== '');
 const selected = only ? endpoints.filter((e) => only.some((text) => e.name.includes(text))) : endpoints;

@@ -11,6 +11,7 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { type IndexerLimits, LimitError, planOperation } from './plan';
 import type { IndexerSchema } from './schema';
 
@@ -68,6 +69,47 @@ function parseQuery(query: string, limits: IndexerLimits): DocumentNode | { mess
 }
 
 /**
+ * Parsed and validated documents by query text: clients send the same few query texts (the SDK's
+ * operations) with different variables, and validating against the whole schema costs more than
+ * the SQL of a small query. Invalid documents are kept as their error answer.
+ */
+const documents = new LRUCache<string, DocumentNode | GraphqlAnswer>({ max: 1000 });
+
+function checkedDocument(
+  indexer: IndexerSchema,
+  query: string,
+  limits: IndexerLimits,
+): DocumentNode | GraphqlAnswer {
+  const key = `${limits.maxTokens}:${query}`;
+  const cached = documents.get(key);
+  if (cached !== undefined) return cached;
+  const document = parseQuery(query, limits);
+  let checked: DocumentNode | GraphqlAnswer;
+  if (!('kind' in document)) checked = errorsBody([document]);
+  else {
+    let validation: readonly GraphQLError[];
+    try {
+      validation = validate(indexer.schema, document, specifiedRules, { maxErrors: 10 });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      validation = [new GraphQLError('the query nests too deeply', { extensions: { code: 'depth-limit' } })];
+    }
+    checked =
+      validation.length > 0
+        ? errorsBody(
+            validation.map((e) => ({
+              message: e.message,
+              code: typeof e.extensions['code'] === 'string' ? e.extensions['code'] : 'validation-failed',
+            })),
+          )
+        : document;
+  }
+  // Only bounded texts are kept, so the cache cannot hold more than 1,000 × 64 kB.
+  if (query.length <= 65_536) documents.set(key, checked);
+  return checked;
+}
+
+/**
  * Answers one GraphQL request: parse, validate and coerce with graphql-js against the generated
  * schema, refuse what passes a cap, then one SQL statement per root field (JSON built by Postgres,
  * so numbers and timestamps come out exactly as stored); introspection fields go to graphql-js.
@@ -78,19 +120,9 @@ export async function answerGraphql(
   request: GraphqlRequest,
   limits: IndexerLimits,
 ): Promise<GraphqlAnswer> {
-  const document = parseQuery(request.query, limits);
-  if (!('kind' in document)) return errorsBody([document]);
-  let validation: readonly GraphQLError[];
-  try {
-    validation = validate(indexer.schema, document, specifiedRules, { maxErrors: 10 });
-  } catch (error) {
-    if (error instanceof RangeError)
-      return errorsBody([{ message: 'the query nests too deeply', code: 'depth-limit' }]);
-    throw error;
-  }
-  if (validation.length > 0) {
-    return errorsBody(validation.map((e) => ({ message: e.message, code: 'validation-failed' })));
-  }
+  const checked = checkedDocument(indexer, request.query, limits);
+  if (typeof checked === 'string') return checked;
+  const document = checked;
   const operation = getOperationAST(document, request.operationName ?? undefined);
   if (!operation) {
     return errorsBody([

@@ -20,7 +20,6 @@ export interface IndexerColumn {
   nullable: boolean;
   /** The value for the row `t`; timestamps are `timestamp without time zone` in UTC, as Hasura serves them. */
   sql: (t: Alias) => RawBuilder<unknown>;
-  description?: string;
 }
 
 export interface IndexerRelation {
@@ -82,6 +81,23 @@ const lastEvent = (t: Alias, kind: string, filled: string) =>
   sql`CASE ${t}.status WHEN 'active' THEN ${`place_${kind}`}::text WHEN ${filled} THEN ${`fill_${kind}`}::text
     ELSE ${`cancel_${kind}`}::text END`;
 
+/**
+ * The state columns every current listing / offer table has: closed or not, venue, last change
+ * and the standard event that made it (`fallback` times a change that left no activity).
+ */
+function orderState(kind: string, filled: string, fallback: (t: Alias) => RawBuilder<unknown>) {
+  return {
+    is_deleted: of('Boolean', false, (t) => sql`(${t}.status <> 'active')`),
+    marketplace: text(false, col('marketplace')),
+    contract_address: text(false, col('contract_address')),
+    last_transaction_version: of('bigint', false, col('last_transaction_version')),
+    last_transaction_timestamp: of('timestamp', false, (t) =>
+      versionTime(sql`${t}.last_transaction_version`, fallback(t)),
+    ),
+    standard_event_type: text(false, (t) => lastEvent(t, kind, filled)),
+  };
+}
+
 const toTokenData: Record<string, IndexerRelation> = {
   current_token_data: {
     target: 'current_token_datas_v2',
@@ -132,14 +148,7 @@ const MARKETPLACE_TABLES: IndexerTable[] = [
       price: of('bigint', false, col('price')),
       token_amount: of('bigint', true, col('token_amount')),
       token_name: text(true, col('token_name')),
-      is_deleted: of('Boolean', false, (t) => sql`(${t}.status <> 'active')`),
-      marketplace: text(false, col('marketplace')),
-      contract_address: text(false, col('contract_address')),
-      last_transaction_version: of('bigint', false, col('last_transaction_version')),
-      last_transaction_timestamp: of('timestamp', false, (t) =>
-        versionTime(sql`${t}.last_transaction_version`, sql`coalesce(${t}.closed_at, ${t}.listed_at)`),
-      ),
-      standard_event_type: text(false, (t) => lastEvent(t, 'listing', 'sold')),
+      ...orderState('listing', 'sold', (t) => sql`coalesce(${t}.closed_at, ${t}.listed_at)`),
     },
     relations: toTokenData,
   },
@@ -150,19 +159,12 @@ const MARKETPLACE_TABLES: IndexerTable[] = [
     columns: {
       token_data_id: text(false, col('token_data_id')),
       offer_id: text(false, col('offer_id')),
-      marketplace: text(false, col('marketplace')),
       collection_id: text(true, col('collection_id')),
       buyer: text(false, col('buyer')),
       price: of('bigint', false, col('price')),
       token_amount: of('bigint', true, col('token_amount')),
       token_name: text(true, col('token_name')),
-      is_deleted: of('Boolean', false, (t) => sql`(${t}.status <> 'active')`),
-      contract_address: text(false, col('contract_address')),
-      last_transaction_version: of('bigint', false, col('last_transaction_version')),
-      last_transaction_timestamp: of('timestamp', false, (t) =>
-        versionTime(sql`${t}.last_transaction_version`, sql`${t}.created_at`),
-      ),
-      standard_event_type: text(false, (t) => lastEvent(t, 'token_offer', 'filled')),
+      ...orderState('token_offer', 'filled', (t) => sql`${t}.created_at`),
       expiration_time: text(true, (t) => isoTime(sql`${t}.expiration_time`)),
       bid_key: of('bigint', true, () => sql`NULL::bigint`),
     },
@@ -178,14 +180,7 @@ const MARKETPLACE_TABLES: IndexerTable[] = [
       buyer: text(false, col('buyer')),
       price: of('bigint', false, col('price')),
       remaining_token_amount: of('bigint', true, col('remaining_amount')),
-      is_deleted: of('Boolean', false, (t) => sql`(${t}.status <> 'active')`),
-      marketplace: text(false, col('marketplace')),
-      contract_address: text(false, col('contract_address')),
-      last_transaction_version: of('bigint', false, col('last_transaction_version')),
-      last_transaction_timestamp: of('timestamp', false, (t) =>
-        versionTime(sql`${t}.last_transaction_version`, sql`${t}.created_at`),
-      ),
-      standard_event_type: text(false, (t) => lastEvent(t, 'collection_offer', 'filled')),
+      ...orderState('collection_offer', 'filled', (t) => sql`${t}.created_at`),
       token_data_id: text(true, () => sql`NULL::text`),
       expiration_time: text(true, (t) => isoTime(sql`${t}.expiration_time`)),
       bid_key: of('bigint', true, () => sql`NULL::bigint`),
