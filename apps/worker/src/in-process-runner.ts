@@ -34,7 +34,7 @@ export interface InProcessWorker {
 
 /**
  * The worker without Redis: the same processors, job policies (attempts, backoff) and cron
- * schedules as the BullMQ runtime, run one at a time in this process. A key has at most one run
+ * schedules as the BullMQ runtime, run in this process one at a time per queue. A key has at most one run
  * waiting: a request for a waiting key joins it, a request for a running key is remembered and
  * runs once more after it, `delayMs` later — the same rules as the BullMQ producer's deduplication.
  */
@@ -45,7 +45,10 @@ export function startInProcessWorker(
   const entries = new Map<string, Entry>();
   const timers = new Set<NodeJS.Timeout>();
   const backlog = memoryChangeBacklog();
-  let chain: Promise<void> = Promise.resolve();
+  // One lane per queue, as BullMQ runs one Worker per queue: a metadata crawl waiting on a slow host
+  // (up to its 10 s deadline per document) must not hold a collection's recompute or the rankings.
+  const lanes = new Map<QueueName, Promise<void>>();
+  const allLanes = () => Promise.all(lanes.values()).then(() => undefined);
   let closed = false;
 
   const later = (ms: number, fn: () => void) => {
@@ -69,7 +72,7 @@ export function startInProcessWorker(
     entries.set(key, entry);
     const attempt = (attemptsMade: number) => {
       entry.state = 'queued';
-      chain = chain.then(async () => {
+      const lane = (lanes.get(queue) ?? Promise.resolve()).then(async () => {
         entry.state = 'running';
         const started = Date.now();
         try {
@@ -89,6 +92,7 @@ export function startInProcessWorker(
         entries.delete(key);
         if (entry.next) enqueue(key, queue, entry.next, delayMs);
       });
+      lanes.set(queue, lane);
     };
     later(delayMs, () => attempt(0));
   };
@@ -156,7 +160,7 @@ export function startInProcessWorker(
     requestMetadataCrawl: ctx.requestMetadataCrawl,
     changeLag: () => readChangeLag(backlog),
     async idle() {
-      await chain;
+      await allLanes();
     },
     async close() {
       closed = true;
@@ -165,7 +169,7 @@ export function startInProcessWorker(
       for (const t of timers) clearTimeout(t);
       timers.clear();
       // The job in flight finishes; waiting ones are dropped (the schedules redo them on restart).
-      await chain;
+      await allLanes();
     },
   };
 }

@@ -62,11 +62,11 @@ export const SCHEDULES: readonly ScheduleDefinition[] = [
     pattern: '*/10 * * * *',
     payload: { task: 'uri-cache-sweep' },
   },
-  // Metadata documents due for their refresh age or a refresh request, and tokens never crawled
-  // (the collection-changed path crawls new mints within seconds; this is the safety net).
+  // Metadata documents due: tokens never crawled (new mints) or mutated since, past their refresh
+  // age or backoff, or asked for (refresh-metadata also queues its crawl at once).
   {
     id: 'metadata-sweep',
-    pattern: '*/5 * * * *',
+    pattern: '* * * * *',
     payload: { task: 'metadata-sweep' },
   },
   // Keeps the API's read-version sum a sum of few rows, however many connections have written.

@@ -3,7 +3,6 @@ import type { CollectionFacts, DevnetFacts, TokenFacts } from '@mdq/devnet';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlCollectionMetadata, type MetadataCrawlOptions } from '../src/metadata/crawl-collection';
-import { computeAllRarity } from '../src/tasks/rarity';
 import { referenceRanks } from './open-rarity-reference';
 
 /*
@@ -46,9 +45,6 @@ beforeAll(async () => {
     batchSize: 50,
   };
   await crawlAll();
-  // The scheduled full recompute: collections whose traits are all on chain were never recomputed
-  // by a crawl (no document changed them) and the indexer alone computes no rarity.
-  await computeAllRarity(db, new Date());
 }, 120_000);
 
 afterAll(async () => {

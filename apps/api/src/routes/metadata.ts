@@ -39,7 +39,7 @@ export async function metadataRoutes(scope: FastifyInstance, deps: RouteDeps): P
       }
       const marked = await requestMetadataRefresh(deps.db, target, deps.now());
       // The documents are due in the database already: a queue that cannot be reached only means
-      // the worker's sweep (every 5 minutes) crawls them instead of the queue doing it now.
+      // the worker's sweep (every minute) crawls them instead of the queue doing it now.
       const queued = deps.requestMetadataCrawl
         ? await deps.requestMetadataCrawl(target.collectionId).then(
             () => true,

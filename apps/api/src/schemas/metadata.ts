@@ -22,6 +22,6 @@ export const RefreshMetadataAccepted = Type.Object({
   marked: Type.Integer({ description: 'stored documents made due now (ones never fetched are due already)' }),
   queued: Type.Boolean({
     description:
-      "the collection's crawl was queued now; false: the worker's sweep picks it up (within 5 minutes)",
+      "the collection's crawl was queued now; false: the worker's sweep picks it up (within a minute)",
   }),
 });

@@ -5,8 +5,10 @@ import { computeCollectionRarity } from '../tasks/rarity';
 /**
  * Consumer of the indexer's `collection-changed` jobs (payload, id and producer live in @mdq/jobs):
  * the collection's rarity is recomputed here and now (a reveal is visible within seconds), rankings
- * are refreshed once for the whole burst, a collection never resolved gets its URI resolved, and
- * its metadata crawl is asked for (new mints and mutated tokens are due; the crawl finds them).
+ * are refreshed once for the whole burst, and a collection never resolved gets its URI resolved.
+ * New and mutated tokens' documents are found by the metadata sweep (every minute), not here: a
+ * crawl request per change doubled this job's queue work, and under a Redis restart left
+ * collection-changed jobs without their lock at shutdown (the fault suite).
  */
 export async function processCollectionChanged(
   ctx: WorkerContext,
@@ -21,7 +23,6 @@ export async function processCollectionChanged(
     .where('collection_id', '=', payload.collectionId)
     .executeTakeFirst();
   if (!cached) await ctx.requestUriResolve(payload.collectionId);
-  await ctx.requestMetadataCrawl(payload.collectionId);
   return { rarityTokens };
 }
 
