@@ -19,6 +19,7 @@ const BENCHES = [
   'media-bench.ts',
   'api-bench.ts',
   'feed-bench.ts',
+  'overload-bench.ts',
 ];
 
 const args = process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--'));
