@@ -21,6 +21,7 @@ const BENCHES = [
   'api-bench.ts',
   'feed-bench.ts',
   'release-bench.ts',
+  'overload-bench.ts',
 ];
 
 const args = process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--'));

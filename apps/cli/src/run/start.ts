@@ -111,7 +111,13 @@ async function startAll(
   });
 
   const api = await startApi(
-    { ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
+    {
+      ...config,
+      logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel,
+      // The indexer, worker and devnet share this process's event loop: its delay measures their
+      // batches, not the API's load, so it sheds nothing here (the pool and heap limits still do).
+      overload: { ...config.overload, maxEventLoopDelayMs: 0 },
+    },
     database.url,
     {
       resolveCollectionUri: (id) => resolveCollectionUri(database.db, id, fetching),

@@ -29,15 +29,23 @@ function dayCutoff(now: Date, days: number): Date {
   return new Date(Math.floor(now.getTime() / DAY) * DAY - days * DAY);
 }
 
+/** One DELETE of at most `batch` rows older than `cutoff`. */
+type DeleteStatement = (cutoff: Date, batch: number) => RawBuilder<unknown>;
+
 /*
  * Each statement deletes at most `batch` rows, in its own transaction: a long history is removed
  * in short steps that hold no lock for long and give autovacuum and the WAL a steady pace, and a
  * job stopped midway has removed whole batches.
  */
-async function deleteInBatches(db: Db, batch: number, statement: () => RawBuilder<unknown>): Promise<number> {
+async function deleteInBatches(
+  db: Db,
+  batch: number,
+  statement: DeleteStatement,
+  cutoff: Date,
+): Promise<number> {
   let total = 0;
   for (;;) {
-    const removed = Number((await statement().execute(db)).numAffectedRows ?? 0);
+    const removed = Number((await statement(cutoff, batch).execute(db)).numAffectedRows ?? 0);
     total += removed;
     if (removed < batch) return total;
   }
@@ -49,12 +57,7 @@ async function deleteInBatches(db: Db, batch: number, statement: () => RawBuilde
  * bucket's end), so daily history stays exact forever; hourly buckets are exact within the window.
  * The kept row is the last of its day however often this runs.
  */
-function thinCollectionSnapshots(db: Db, now: Date, days: number, batch: number): Promise<number> {
-  const cutoff = dayCutoff(now, days);
-  return deleteInBatches(
-    db,
-    batch,
-    () => sql`
+const thinCollectionSnapshots: DeleteStatement = (cutoff, batch) => sql`
       DELETE FROM collection_snapshots s USING (
         SELECT collection_id, snapshot_at FROM (
           SELECT collection_id, snapshot_at,
@@ -64,50 +67,27 @@ function thinCollectionSnapshots(db: Db, now: Date, days: number, batch: number)
             FROM collection_snapshots WHERE snapshot_at < ${cutoff}
         ) x WHERE x.rn > 1 LIMIT ${batch}
       ) d
-      WHERE s.collection_id = d.collection_id AND s.snapshot_at = d.snapshot_at`,
-  );
-}
+      WHERE s.collection_id = d.collection_id AND s.snapshot_at = d.snapshot_at`;
 
 /** `ranking_changed` feed events computed before the retention window. */
-function pruneRankingChanges(db: Db, now: Date, days: number, batch: number): Promise<number> {
-  const cutoff = new Date(now.getTime() - days * DAY);
-  return deleteInBatches(
-    db,
-    batch,
-    () => sql`
+const pruneRankingChanges: DeleteStatement = (cutoff, batch) => sql`
       DELETE FROM collection_ranking_changes WHERE ctid = ANY(ARRAY(
-        SELECT ctid FROM collection_ranking_changes WHERE computed_at < ${cutoff} LIMIT ${batch}))`,
-  );
-}
+        SELECT ctid FROM collection_ranking_changes WHERE computed_at < ${cutoff} LIMIT ${batch}))`;
 
 /** Delivery attempts before the window, except each endpoint's newest KEPT_DELIVERIES_PER_ENDPOINT. */
-function pruneWebhookDeliveries(db: Db, now: Date, days: number, batch: number): Promise<number> {
-  const cutoff = new Date(now.getTime() - days * DAY);
-  return deleteInBatches(
-    db,
-    batch,
-    () => sql`
+const pruneWebhookDeliveries: DeleteStatement = (cutoff, batch) => sql`
       DELETE FROM webhook_deliveries WHERE delivery_id = ANY(ARRAY(
         SELECT d.delivery_id FROM webhook_deliveries d
          WHERE d.attempted_at < ${cutoff}
            AND d.delivery_id < (
              SELECT k.delivery_id FROM webhook_deliveries k WHERE k.endpoint_id = d.endpoint_id
               ORDER BY k.delivery_id DESC OFFSET ${KEPT_DELIVERIES_PER_ENDPOINT - 1} LIMIT 1)
-         LIMIT ${batch}))`,
-  );
-}
+         LIMIT ${batch}))`;
 
 /** Export quota counters of past days (only today's counts toward the quota). */
-function pruneExportUsage(db: Db, now: Date, days: number, batch: number): Promise<number> {
-  const cutoff = dayCutoff(now, days).toISOString().slice(0, 10);
-  return deleteInBatches(
-    db,
-    batch,
-    () => sql`
+const pruneExportUsage: DeleteStatement = (cutoff, batch) => sql`
       DELETE FROM export_usage WHERE ctid = ANY(ARRAY(
-        SELECT ctid FROM export_usage WHERE day < ${cutoff}::date LIMIT ${batch}))`,
-  );
-}
+        SELECT ctid FROM export_usage WHERE day < ${cutoff.toISOString().slice(0, 10)}::date LIMIT ${batch}))`;
 
 /**
  * Enforces every table's retention at `now` (the worker's hourly `retention` job). Tables that grow
@@ -115,12 +95,25 @@ function pruneExportUsage(db: Db, now: Date, days: number, batch: number): Promi
  * the inventory job) are not touched: docs/RELIABILITY.md lists each table's rule.
  */
 export async function enforceRetention(db: Db, now: Date, rules: RetentionRules): Promise<RetentionReport> {
-  const run = (days: number, prune: (db: Db, now: Date, days: number, batch: number) => Promise<number>) =>
-    days > 0 ? prune(db, now, days, rules.batchRows) : Promise.resolve(0);
+  const run = (days: number, cutoff: Date, statement: DeleteStatement) =>
+    days > 0 ? deleteInBatches(db, rules.batchRows, statement, cutoff) : Promise.resolve(0);
+  const before = (days: number) => new Date(now.getTime() - days * DAY);
   return {
-    collectionSnapshots: await run(rules.hourlySnapshotsDays, thinCollectionSnapshots),
-    rankingChanges: await run(rules.rankingChangesDays, pruneRankingChanges),
-    webhookDeliveries: await run(rules.webhookDeliveriesDays, pruneWebhookDeliveries),
-    exportUsage: await run(rules.exportUsageDays, pruneExportUsage),
+    collectionSnapshots: await run(
+      rules.hourlySnapshotsDays,
+      dayCutoff(now, rules.hourlySnapshotsDays),
+      thinCollectionSnapshots,
+    ),
+    rankingChanges: await run(
+      rules.rankingChangesDays,
+      before(rules.rankingChangesDays),
+      pruneRankingChanges,
+    ),
+    webhookDeliveries: await run(
+      rules.webhookDeliveriesDays,
+      before(rules.webhookDeliveriesDays),
+      pruneWebhookDeliveries,
+    ),
+    exportUsage: await run(rules.exportUsageDays, dayCutoff(now, rules.exportUsageDays), pruneExportUsage),
   };
 }

@@ -1,0 +1,159 @@
+/**
+ * Overload benchmark (issue #37; run: `pnpm --filter @mdq/bench bench:overload`, `--quick` for a
+ * 20,000-transaction chain, `--connections C` what the API is loaded with first (default 20),
+ * `--seconds S` per phase). `mdq api` (its own process, the response cache off so that every
+ * request reads Postgres, the configuration's shedding limits) is loaded with a mix of misses by C
+ * closed loops, then by 10 × C, then by C again, while one more loop asks `/health`. Each request
+ * is timed on its own, by status: the admitted answers' p99, how fast refusals come, requests that
+ * time out (10 s), and whether the first phase's rate is back after the overload.
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApiKey, createDb, sql } from '@mdq/db';
+import { cloneBenchDatabase } from './api-dataset';
+import { benchFlags, numberFlag } from './flags';
+
+const values = benchFlags({ connections: { type: 'string' } });
+const count = numberFlag(values, 'count', values.count, 1_000_000, 20_000);
+const seconds = numberFlag(values, 'seconds', values.seconds, 20, 8);
+const connections = numberFlag(values, 'connections', values.connections, 20);
+const TIMEOUT_MS = 10_000;
+const here = dirname(fileURLToPath(import.meta.url));
+
+const database = await cloneBenchDatabase(count);
+const db = createDb(database.url, { max: 2 });
+const { key } = await createApiKey(db, { name: 'overload-bench' });
+const { rows: tokens } = await sql<{ id: string }>`
+  SELECT token_data_id AS id FROM tokens ORDER BY random() LIMIT 2000`.execute(db);
+const { rows: collections } = await sql<{ id: string }>`
+  SELECT collection_id AS id FROM collections ORDER BY random() LIMIT 500`.execute(db);
+const { rows: owners } = await sql<{ id: string }>`
+  SELECT owner_address AS id FROM (SELECT DISTINCT owner_address FROM token_ownerships) o ORDER BY random() LIMIT 2000`.execute(
+  db,
+);
+await db.destroy();
+const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T;
+// Misses: each path asks for another token, collection or wallet (the response cache is off too).
+const path = (i: number): string => {
+  switch (i % 4) {
+    case 0:
+      return `/local/api/market/token-history-by-tokenId?tokenId=${pick(tokens, i).id}`;
+    case 1:
+      return `/local/api/collection-stats?collectionId=${pick(collections, i).id}&window=7d`;
+    case 2:
+      return `/local/api/user/inventory-history-data?address=${pick(owners, i).id}&range=7d`;
+    default:
+      return `/local/api/collection-history?collectionId=${pick(collections, i).id}&interval=1h`;
+  }
+};
+
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', join(here, 'api-servers.ts'), 'api', database.url],
+  {
+    cwd: here,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, MDQ_RATE_LIMIT: '1000000', MDQ_API_CACHE_ENTRIES: '0' },
+  },
+);
+const base = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    const match = /listening on (\S+)/.exec(out);
+    if (match?.[1]) resolve(match[1]);
+  });
+  child.on('exit', (code) => reject(new Error(`api exited (${code}): ${out}`)));
+});
+
+interface Sample {
+  status: number;
+  ms: number;
+  retryAfter: string | null;
+}
+
+async function timed(url: string, headers: Record<string, string> = {}): Promise<Sample> {
+  const started = performance.now();
+  try {
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    await res.arrayBuffer();
+    return {
+      status: res.status,
+      ms: performance.now() - started,
+      retryAfter: res.headers.get('retry-after'),
+    };
+  } catch {
+    return { status: 0, ms: performance.now() - started, retryAfter: null };
+  }
+}
+
+const quantile = (ms: number[], q: number) =>
+  ms.length === 0
+    ? null
+    : Number([...ms].sort((a, b) => a - b)[Math.min(ms.length - 1, Math.floor(q * ms.length))]?.toFixed(1));
+
+/** `loops` closed loops for `seconds`, and one loop asking /health beside them. */
+async function phase(name: string, loops: number) {
+  const until = performance.now() + seconds * 1000;
+  const samples: Sample[] = [];
+  const health: Sample[] = [];
+  let n = 0;
+  const loop = async () => {
+    while (performance.now() < until) samples.push(await timed(`${base}${path(n++)}`, { 'x-api-key': key }));
+  };
+  const healthLoop = async () => {
+    while (performance.now() < until) {
+      health.push(await timed(`${base}/health`));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  await Promise.all([...Array.from({ length: loops }, loop), healthLoop()]);
+  const ok = samples.filter((s) => s.status === 200).map((s) => s.ms);
+  const refused = samples.filter((s) => s.status === 503);
+  const other = samples.filter((s) => s.status !== 200 && s.status !== 503);
+  const result = {
+    phase: name,
+    connections: loops,
+    requests: samples.length,
+    ok: ok.length,
+    okPerSecond: Math.round(ok.length / seconds),
+    okP50Ms: quantile(ok, 0.5),
+    okP99Ms: quantile(ok, 0.99),
+    refused: refused.length,
+    refusedWithRetryAfter: refused.filter((s) => s.retryAfter !== null).length,
+    refusedP99Ms: quantile(
+      refused.map((s) => s.ms),
+      0.99,
+    ),
+    timedOut: other.filter((s) => s.status === 0).length,
+    otherStatuses: [...new Set(other.map((s) => s.status))],
+    health: `${health.filter((s) => s.status === 200).length}/${health.length} answered 200`,
+    healthP99Ms: quantile(
+      health.map((s) => s.ms),
+      0.99,
+    ),
+  };
+  console.log(JSON.stringify(result));
+  return result;
+}
+
+try {
+  console.log(`chain: ${count.toLocaleString('en-US')} transactions; ${seconds} s per phase`);
+  await phase('warm-up', connections);
+  const before = await phase('sustained', connections);
+  const overload = await phase('10x', connections * 10);
+  const after = await phase('after', connections);
+  console.log(
+    JSON.stringify({
+      admittedP99UnderOverloadMs: overload.okP99Ms,
+      refusedP99Ms: overload.refusedP99Ms,
+      everyRefusalHasRetryAfter: overload.refused === overload.refusedWithRetryAfter,
+      timedOut: overload.timedOut + after.timedOut,
+      recovered: `${after.okPerSecond} answers/s after against ${before.okPerSecond} before`,
+    }),
+  );
+} finally {
+  child.kill('SIGTERM');
+  await database.drop();
+}
