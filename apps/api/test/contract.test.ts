@@ -26,6 +26,8 @@ import { buildApp } from '../src/index';
 type Method = 'get' | 'post' | 'delete';
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema: object }> }>;
+  /** `[]`: no key needed; absent: the document's default (the API key). */
+  security?: unknown[];
 }
 interface Document {
   paths: Record<string, Partial<Record<Method, Operation>>>;
@@ -102,13 +104,24 @@ describe('the served OpenAPI document is what a client meets', () => {
       base,
     );
     for (const [name, value] of Object.entries(c.query ?? {})) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { 'x-api-key': key };
+    // An operation the document marks `security: []` is called without a key; any other answers
+    // a call without one with its documented 401.
+    const open = operation.security?.length === 0;
+    const headers: Record<string, string> = open ? {} : { 'x-api-key': key };
     if (c.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url, {
-      method: method.toUpperCase(),
-      headers,
-      ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
-    });
+    const send = (h: Record<string, string>) =>
+      fetch(url, {
+        method: method.toUpperCase(),
+        headers: h,
+        ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
+      });
+    if (!open) {
+      const { 'x-api-key': _key, ...keyless } = headers;
+      const refused = await send(keyless);
+      expect(refused.status, `${label} without a key`).toBe(401);
+      await conforms(`${label} (401)`, operation, refused);
+    }
+    const res = await send(headers);
     expect(res.status, `${label} ${url.search}`).toBe(c.expect ?? 200);
     const etag = res.headers.get('etag');
     const body = await conforms(label, operation, res);
