@@ -28,6 +28,10 @@ async function serve(resumes: ChainOptions['resumes'], nowMs: number): Promise<D
     endTime: endTimeMs,
     resumes,
     nowMs,
+    // No live timer: a block published by the clock between two readings would move the ledger
+    // on a busy machine. Live blocks still come a second apart (the chain's cadence); `advance`
+    // publishes them when the test says.
+    blockIntervalMs: 0,
     port: 0,
     metadataOrigin: 'http://127.0.0.1:8090',
   });
