@@ -5275,7 +5275,7 @@ export interface paths {
                                 tokenId: string | null;
                                 /** @description stored documents made due now (ones never fetched are due already) */
                                 marked: number;
-                                /** @description the collection's crawl was queued now; false: the worker's sweep picks it up (within 5 minutes) */
+                                /** @description the collection's crawl was queued now; false: the worker's sweep picks it up (within a minute) */
                                 queued: boolean;
                             };
                         };
