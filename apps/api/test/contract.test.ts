@@ -239,6 +239,8 @@ describe('the served OpenAPI document is what a client meets', () => {
         attributes: [{ trait_type: 'A', value: 'b' }],
       },
     });
+    await call('post', api('/refresh-metadata'), { body: { tokenId: card.tokenId }, expect: 202 });
+    await call('post', api('/refresh-metadata'), { body: { collectionId: card.collectionId }, expect: 202 });
     for (const format of ['ndjson', 'csv'])
       await call('get', api('/export/{dataset}'), {
         params: { dataset: 'tokens' },

@@ -18,5 +18,20 @@ export function defaultWorkerLogger(): WorkerLogger {
  * operator can act on); the logger counts the repeats.
  */
 export function queueErrorSink(logger: WorkerLogger): RedisErrorSink {
-  return redisErrorSink((reason) => logger.warn({ err: reason }, 'queue error'));
+  return redisErrorSink((reason) => {
+    // A job still running when Redis restarts empty (or that outlived its lock) cannot be moved to
+    // finished: BullMQ reports it as an error, but nothing is lost. Every job is safe to run twice,
+    // and the schedules, the metadata sweep and the stalled-job check run its work again.
+    if (LOST_LOCK.test(reason)) {
+      // The text without its class name: this line reports no failure.
+      logger.info(
+        { reason: reason.replace(/^\w*Error: /, '') },
+        'a job lost its lock in Redis; its work runs again',
+      );
+      return;
+    }
+    logger.warn({ err: reason }, 'queue error');
+  });
 }
+
+const LOST_LOCK = /Missing lock for job/;
