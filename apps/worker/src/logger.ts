@@ -19,14 +19,15 @@ export function defaultWorkerLogger(): WorkerLogger {
  */
 export function queueErrorSink(logger: WorkerLogger): RedisErrorSink {
   return redisErrorSink((reason) => {
-    // A job still running when Redis restarts empty (or that outlived its lock) cannot be moved to
-    // finished: BullMQ reports it as an error, but nothing is lost. Every job is safe to run twice,
-    // and the schedules, the metadata sweep and the stalled-job check run its work again.
+    // A job still running when Redis restarts empty (its key and lock gone), or one that outlived
+    // its lock, cannot be moved to finished: BullMQ reports an error, but nothing is lost. Every job
+    // is safe to run twice, and the schedules, the metadata sweep and the stalled-job check run its
+    // work again.
     if (LOST_LOCK.test(reason)) {
       // The text without its class name: this line reports no failure.
       logger.info(
         { reason: reason.replace(/^\w*Error: /, '') },
-        'a job lost its lock in Redis; its work runs again',
+        'a job lost its key or lock in Redis; its work runs again',
       );
       return;
     }
@@ -34,4 +35,4 @@ export function queueErrorSink(logger: WorkerLogger): RedisErrorSink {
   });
 }
 
-const LOST_LOCK = /Missing lock for job/;
+const LOST_LOCK = /Missing (lock|key) for job/;
