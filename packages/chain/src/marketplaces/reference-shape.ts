@@ -34,6 +34,31 @@ export const TOKEN_METADATA: MarketFieldSources = {
   propertyVersion: '$.token_metadata.property_version.vec[0]',
 };
 
+/**
+ * `token_id: TokenId {token_data_id {creator, collection, name}, property_version}`: how v1-only
+ * venues (Tradeport v1, Souffl3) name a token, not the reference marketplace's shape; ids are the
+ * official v1 hashes.
+ */
+export const V1_TOKEN_ID: MarketFieldSources = {
+  tokenDataId: {
+    v1TokenDataId: {
+      creator: '$.token_id.token_data_id.creator',
+      collection: '$.token_id.token_data_id.collection',
+      name: '$.token_id.token_data_id.name',
+    },
+  },
+  collectionId: {
+    v1CollectionId: {
+      creator: '$.token_id.token_data_id.creator',
+      collection: '$.token_id.token_data_id.collection',
+    },
+  },
+  collectionName: '$.token_id.token_data_id.collection',
+  creatorAddress: '$.token_id.token_data_id.creator',
+  tokenName: '$.token_id.token_data_id.name',
+  propertyVersion: '$.token_id.property_version',
+};
+
 /** `collection_metadata {collection: Option<Object>, collection_name, creator_address}`. */
 export const COLLECTION_METADATA: MarketFieldSources = {
   collectionId: [

@@ -1,28 +1,13 @@
 import type { MarketFieldSources, MarketplaceConfig } from './config';
+import { V1_TOKEN_ID } from './reference-shape';
 
 export const SOUFFL3_ADDRESS = '0xf6994988bd40261af9431cd6dd3fcf765569719e66322c7a05cc78a89cd366d4';
 
 const type = (name: string): string => `${SOUFFL3_ADDRESS}::FixedPriceMarket::${name}`;
 
-/** Souffl3 trades token v1 only, named by `token_id: TokenId`; ids are the official v1 hashes. */
+/** Souffl3 trades token v1 only, named by `token_id: TokenId` (V1_TOKEN_ID). */
 const token: MarketFieldSources = {
-  tokenDataId: {
-    v1TokenDataId: {
-      creator: '$.token_id.token_data_id.creator',
-      collection: '$.token_id.token_data_id.collection',
-      name: '$.token_id.token_data_id.name',
-    },
-  },
-  collectionId: {
-    v1CollectionId: {
-      creator: '$.token_id.token_data_id.creator',
-      collection: '$.token_id.token_data_id.collection',
-    },
-  },
-  collectionName: '$.token_id.token_data_id.collection',
-  creatorAddress: '$.token_id.token_data_id.creator',
-  tokenName: '$.token_id.token_data_id.name',
-  propertyVersion: '$.token_id.property_version',
+  ...V1_TOKEN_ID,
   // The processor reads the first of these that is present.
   price: ['$.price', '$.coin_per_token', '$.coin_amount'],
   tokenAmount: '$.token_amount',

@@ -1,29 +1,13 @@
 import type { MarketFieldSources, MarketplaceConfig } from './config';
-import { APT } from './reference-shape';
+import { APT, V1_TOKEN_ID } from './reference-shape';
 import { TRADEPORT_ADDRESS } from './tradeport-v2';
 
 const listings = (name: string): string => `${TRADEPORT_ADDRESS}::listings::${name}`;
 const biddings = (name: string): string => `${TRADEPORT_ADDRESS}::biddings::${name}`;
 
-/** v1 events name the token by `token_id: TokenId`; ids are the official v1 hashes. */
+/** v1 events name the token by `token_id: TokenId` (V1_TOKEN_ID). */
 const tokenId: MarketFieldSources = {
-  tokenDataId: {
-    v1TokenDataId: {
-      creator: '$.token_id.token_data_id.creator',
-      collection: '$.token_id.token_data_id.collection',
-      name: '$.token_id.token_data_id.name',
-    },
-  },
-  collectionId: {
-    v1CollectionId: {
-      creator: '$.token_id.token_data_id.creator',
-      collection: '$.token_id.token_data_id.collection',
-    },
-  },
-  collectionName: '$.token_id.token_data_id.collection',
-  creatorAddress: '$.token_id.token_data_id.creator',
-  tokenName: '$.token_id.token_data_id.name',
-  propertyVersion: '$.token_id.property_version',
+  ...V1_TOKEN_ID,
   price: '$.price',
   coinType: { const: APT },
 };
