@@ -68,7 +68,8 @@ describe('token metadata in the API', () => {
         arweaveGateway: 'https://arweave.invalid/',
         trustedOrigins: [indexed.devnet.origin],
       },
-      metadata: { timeoutMs: 1_500, retryDelayMs: 50, hostIntervalMs: 1 },
+      // Long enough for every good document on a loaded machine; the slow URI (30 s) still times out.
+      metadata: { timeoutMs: 8_000, retryDelayMs: 50, hostIntervalMs: 1 },
     });
     app = await buildApp({
       db: indexed.db,

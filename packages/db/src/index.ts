@@ -12,7 +12,7 @@ export {
 } from './embedded';
 export * from './export/index';
 export * from './ingest/index';
-export { MigrationError, migrateToLatest } from './migrate';
+export { MIGRATION_NAMES, MigrationError, migrateToLatest } from './migrate';
 export * from './queries/api/index';
 export * from './queries/api-key-events';
 export * from './queries/api-keys';

@@ -24,21 +24,27 @@ import * as ingestOwnershipIndexes from './migrations/2026-11-29T1100_ingest_own
 import * as apiNaturalNameOrder from './migrations/2026-11-30T1000_api_natural_name_order';
 import * as metadataDocuments from './migrations/2026-11-30T1000_metadata_documents';
 import * as publishableKeys from './migrations/2026-11-30T1000_publishable_keys';
+import * as readVersionCoverage from './migrations/2026-12-01T0900_read_version_coverage';
 
-/** Frozen list: a migration is never edited once landed; a change is a new entry. */
+/**
+ * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
+ * name). Frozen: a migration is never edited once landed; a change is a new file with a later stamp.
+ * Static imports, not a folder read at run time: the release bundles this module into one file.
+ * packages/db/test/migrations.test.ts holds the list equal to the folder, in order, stamps unique.
+ */
 const migrations: Record<string, Migration> = {
   '2026-11-22T0000_initial': initial,
   '2026-11-22T0200_worker_indexes': workerIndexes,
   '2026-11-22T0300_api_indexes': apiIndexes,
   '2026-11-23T0900_chain_tip': chainTip,
-  '2026-11-23T1100_export_quota': exportQuota,
-  '2026-11-23T1000_reliab_change_outbox': changeOutbox,
-  '2026-11-23T1100_analytics_wash_flags': analyticsWashFlags,
   '2026-11-23T1000_readpath_versions': readpathVersions,
+  '2026-11-23T1000_reliab_change_outbox': changeOutbox,
   '2026-11-23T1030_feed_webhooks': feedWebhooks,
-  '2026-11-24T1250_readpath_balance_page': readpathBalancePage,
-  '2026-11-24T1230_media_renders': mediaRenders,
+  '2026-11-23T1100_analytics_wash_flags': analyticsWashFlags,
+  '2026-11-23T1100_export_quota': exportQuota,
   '2026-11-24T1220_feed_floor_changes': feedFloorChanges,
+  '2026-11-24T1230_media_renders': mediaRenders,
+  '2026-11-24T1250_readpath_balance_page': readpathBalancePage,
   '2026-11-25T1000_feed_ranking_changes': feedRankingChanges,
   '2026-11-25T1200_readpath_read_indexes': readpathReadIndexes,
   '2026-11-26T1000_traits_kept_counts': traitsKeptCounts,
@@ -49,9 +55,13 @@ const migrations: Record<string, Migration> = {
   '2026-11-29T1000_worker_floor_reads': workerFloorReads,
   '2026-11-29T1100_ingest_ownership_indexes': ingestOwnershipIndexes,
   '2026-11-30T1000_api_natural_name_order': apiNaturalNameOrder,
-  '2026-11-30T1000_publishable_keys': publishableKeys,
   '2026-11-30T1000_metadata_documents': metadataDocuments,
+  '2026-11-30T1000_publishable_keys': publishableKeys,
+  '2026-12-01T0900_read_version_coverage': readVersionCoverage,
 };
+
+/** The migrations' names in the order they run. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
 export class MigrationError extends Error {
   override name = 'MigrationError';

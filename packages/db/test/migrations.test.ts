@@ -1,6 +1,7 @@
+import { readdirSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/index';
+import { MIGRATION_NAMES, migrateToLatest } from '../src/index';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 describe('migrations', () => {
@@ -62,6 +63,19 @@ describe('migrations', () => {
         'webhook_endpoints',
       ].sort(),
     );
+  });
+
+  it('are every file of the migrations folder, by file name, in order, each stamp once', () => {
+    const files = readdirSync(new URL('../src/migrations/', import.meta.url))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -'.ts'.length));
+    expect([...MIGRATION_NAMES]).toEqual([...files].sort());
+    expect([...MIGRATION_NAMES]).toEqual([...MIGRATION_NAMES].sort());
+    // Landed before this rule and frozen (renaming would make applied databases disagree).
+    const shared = new Set(['2026-11-23T1000', '2026-11-23T1100', '2026-11-30T1000']);
+    const stamps = MIGRATION_NAMES.map((name) => name.slice(0, '2026-11-22T0000'.length));
+    const repeated = stamps.filter((stamp, i) => stamps.indexOf(stamp) !== i && !shared.has(stamp));
+    expect(repeated).toEqual([]);
   });
 
   it('re-apply as a no-op', async () => {

@@ -27,3 +27,26 @@ export async function foldReadVersions(db: Db): Promise<{ folded: number }> {
     SELECT count(*)::int AS folded FROM gone`.execute(db);
   return { folded: rows[0]?.folded ?? 0 };
 }
+
+/**
+ * The tables whose writes do not move the API's read version (every other table has the
+ * `<table>_read_version` trigger; packages/db/test/read-version-triggers.test.ts holds that).
+ * None is read by a cached answer: keys are checked on every request and export quotas on every
+ * export; the chain tip moves at every poll of the source; the change outbox, the rarity marks and
+ * the webhook tables are the writers' and deliveries' bookkeeping; the floor and ranking change
+ * logs are read by the live feed, which follows them by its own cursor.
+ */
+export const UNVERSIONED_TABLES: readonly string[] = [
+  'api_keys',
+  'chain_tip',
+  'collection_change_outbox',
+  'collection_floor_changes',
+  'collection_ranking_changes',
+  'collection_rarity_marks',
+  'export_usage',
+  'kysely_migration',
+  'kysely_migration_lock',
+  'read_versions',
+  'webhook_deliveries',
+  'webhook_endpoints',
+];
