@@ -3,6 +3,7 @@ import { normalizeAddress } from './address';
 import { decodeCoinMoves, sellerFundedBuyer } from './coin-flows';
 import type { CollectionFact, DecodedTransaction, MarketActivityFact, TokenDataFact } from './domain';
 import { decodeLootboxEvents } from './lootbox';
+import { isSaleKind } from './market-kinds';
 import type { MarketplaceConfig } from './marketplaces/config';
 import { compileMarketplaces, decodeMarketEvents, type MarketplaceIndex } from './marketplaces/engine';
 import { decodeV1Events } from './token-v1/activities';
@@ -85,19 +86,17 @@ export function decodeTransaction(tx: AptosTransaction, options: DecodeOptions):
   return decoded;
 }
 
-const SALE_KINDS = new Set(['fill_listing', 'fill_token_offer', 'fill_collection_offer']);
-
 /** Coin events are only read when the transaction holds a sale. */
 function markSellerFunded(
   activities: MarketActivityFact[],
   view: TxView,
   writeSet: WriteSetIndex,
 ): MarketActivityFact[] {
-  if (!activities.some((a) => SALE_KINDS.has(a.kind))) return activities;
+  if (!activities.some((a) => isSaleKind(a.kind))) return activities;
   const moves = decodeCoinMoves(view, writeSet);
   if (moves.length === 0) return activities;
   return activities.map((a) =>
-    SALE_KINDS.has(a.kind) && sellerFundedBuyer(moves, a) ? { ...a, sellerFunded: true } : a,
+    isSaleKind(a.kind) && sellerFundedBuyer(moves, a) ? { ...a, sellerFunded: true } : a,
   );
 }
 

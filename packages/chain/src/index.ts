@@ -3,6 +3,7 @@ export { type CoinMove, decodeCoinMoves, sellerFundedBuyer } from './coin-flows'
 export { DecodeError } from './decode-error';
 export { type AptosTransaction, type DecodeOptions, decodeTransaction } from './decode-transaction';
 export type * from './domain';
+export { isSaleKind, SALE_KINDS, type SaleKind } from './market-kinds';
 export { compileMarketplaces } from './marketplaces/engine';
 export * from './marketplaces/index';
 export {

@@ -23,6 +23,7 @@ export * from './queries/follower-lock';
 export * from './queries/freshness';
 export * from './queries/indexer-graphql/index';
 export * from './queries/locks';
+export * from './queries/market-rules';
 export * from './queries/media';
 export * from './queries/read-versions';
 export * from './queries/worker/index';

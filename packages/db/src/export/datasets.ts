@@ -11,6 +11,7 @@ import type { CursorKind } from '../queries/api/pagination';
 import { tokenPropertyVersion } from '../queries/api/property-version';
 import type { TokenSummary } from '../queries/api/token-rows';
 import type { TokenBalance } from '../queries/api/tokens';
+import { NATIVE_COIN, SALE_KINDS_LIST } from '../queries/market-rules';
 import { apiColumns, type ColumnSpec, type ExportColumn } from './export-column';
 
 interface ExportKey {
@@ -34,9 +35,7 @@ export interface ExportDataset {
   wallet: string;
 }
 
-const NATIVE = "'0x1::aptos_coin::AptosCoin'";
-
-const FILLS = "('fill_listing', 'fill_token_offer', 'fill_collection_offer')";
+const NATIVE = `'${NATIVE_COIN}'`;
 
 /** A field of the activity union as its own export writes it (queries/api/activity-row.ts). */
 function activityField(name: keyof ActivityEntry): ColumnSpec {
@@ -51,7 +50,7 @@ function activityField(name: keyof ActivityEntry): ColumnSpec {
  */
 const SALES_FROM = `(SELECT ${activitySelect('market')}, m.token_name, m.collection_name, m.creator_address,
                             m.commission, m.royalties, m.listing_id, m.offer_id
-                       FROM marketplace_activities m WHERE m.kind IN ${FILLS}) x`;
+                       FROM marketplace_activities m WHERE m.kind IN ${SALE_KINDS_LIST}) x`;
 
 const saleColumns = apiColumns<
   Omit<ActivityEntry, 'source' | 'from' | 'to'>,

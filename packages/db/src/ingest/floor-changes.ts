@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
 import { FLOOR_EVENT_OFFSET } from '../queries/feed/feed-events';
-import { isNativeCoin, isNativeCoinType } from '../queries/worker/market-filters';
+import { isNativeCoin, isNativeCoinType } from '../queries/market-rules';
 import { unnestInsert } from './bulk';
 import { listingKey } from './map/market-state';
 import type { IngestBatch, MarketActivityRow } from './types';

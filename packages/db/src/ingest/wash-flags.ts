@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
+import { isSale, isSaleKind } from '../queries/market-rules';
 import type { IngestBatch } from './types';
 
 /**
@@ -17,8 +18,6 @@ export const WASH_RULES = {
 } as const;
 export type WashReason = (typeof WASH_RULES.reasons)[number];
 
-const SALE_KINDS = ['fill_listing', 'fill_token_offer', 'fill_collection_offer'];
-
 /*
  * Recomputes the flags of every sale whose rules can see a sale of this batch. A sale's flags depend
  * on the sales of its token up to `windowDays` either side (churn: a window starting up to
@@ -28,7 +27,7 @@ const SALE_KINDS = ['fill_listing', 'fill_token_offer', 'fill_collection_offer']
  * a replay computes the same flags. Runs in the batch's transaction.
  */
 export async function refreshWashFlags(db: Db, batch: IngestBatch): Promise<number> {
-  const sales = batch.marketActivities.filter((m) => SALE_KINDS.includes(m.kind));
+  const sales = batch.marketActivities.filter((m) => isSaleKind(m.kind));
   if (sales.length === 0) return 0;
   const tokens = [
     ...new Set(sales.map((s) => s.token_data_id).filter((t): t is string => t !== null)),
@@ -42,7 +41,7 @@ export async function refreshWashFlags(db: Db, batch: IngestBatch): Promise<numb
       SELECT transaction_version AS v, event_index AS i, token_data_id AS tok, seller, buyer,
              transaction_timestamp AS ts, seller_funded
         FROM marketplace_activities
-       WHERE token_data_id = ANY(${tokens}::text[]) AND kind = ANY(${SALE_KINDS}::text[])
+       WHERE token_data_id = ANY(${tokens}::text[]) AND ${isSale('kind')}
          AND transaction_timestamp >= ${first}::timestamptz - ${sql.lit(`${2 * days} days`)}::interval
     ), starts AS (
       -- sales in the window that starts at each sale

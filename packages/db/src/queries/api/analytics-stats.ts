@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { isNativeCoin, isSale } from '../market-rules';
 import { rebuildFloorsAt } from '../worker/floors-at';
-import { isNativeCoin } from '../worker/market-filters';
 import { loadHolderCounts } from '../worker/rankings';
 import { loadCurrentFloors } from '../worker/snapshots';
 import { iso } from './pagination';
@@ -41,7 +41,7 @@ export function salesOf(
   includeFlagged: boolean,
 ): RawBuilder<boolean> {
   return sql<boolean>`m.collection_id = ${collectionId}
-    AND m.kind IN ('fill_listing', 'fill_token_offer', 'fill_collection_offer')
+    AND ${isSale('m.kind')}
     AND ${from === null ? sql`true` : sql`m.transaction_timestamp >= ${from}`}
     AND ${to === null ? sql`true` : sql`m.transaction_timestamp <= ${to}`}
     AND ${isNativeCoin('m.coin_type')}

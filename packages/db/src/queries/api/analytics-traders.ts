@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
-import { isNativeCoin } from '../worker/market-filters';
+import { isNativeCoin } from '../market-rules';
 import { salesOf } from './analytics-stats';
 import { iso } from './pagination';
 

@@ -1,12 +1,12 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { CollectionOffersTable } from '../../schema';
+import { NATIVE_COIN } from '../market-rules';
 import {
   type CollectionSet,
   collectionIdArray,
   fetchPageUntil,
   iso,
-  NATIVE_COIN,
   type Page,
   type PageKey,
   type PageRequest,

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
-import { iso, nativeCoin } from './pagination';
+import { isNativeCoin, isSale } from '../market-rules';
+import { iso } from './pagination';
 
 export interface CollectionRef {
   collectionId: string;
@@ -89,7 +90,7 @@ export async function collectionFacts(db: Db, collectionId: string): Promise<Col
            c.created_version,
            (SELECT min(l.price) FROM listings l
              WHERE l.collection_id = c.collection_id AND l.status = 'active'
-               AND ${nativeCoin('l.coin_type')}) AS floor_price,
+               AND ${isNativeCoin('l.coin_type')}) AS floor_price,
            (SELECT count(*)::int FROM listings l
              WHERE l.collection_id = c.collection_id AND l.status = 'active') AS listed_count,
            s.live_supply, s.minted_count, f.volume, f.sales
@@ -103,8 +104,8 @@ export async function collectionFacts(db: Db, collectionId: string): Promise<Col
       CROSS JOIN LATERAL (
         SELECT sum(m.price) AS volume, count(*)::int AS sales FROM marketplace_activities m
          WHERE m.collection_id = c.collection_id
-           AND m.kind IN ('fill_listing', 'fill_token_offer', 'fill_collection_offer')
-           AND ${nativeCoin('m.coin_type')}
+           AND ${isSale('m.kind')}
+           AND ${isNativeCoin('m.coin_type')}
       ) f
      WHERE c.collection_id = ${collectionId}`.execute(db);
   const r = rows[0];
@@ -134,5 +135,5 @@ export async function collectionFacts(db: Db, collectionId: string): Promise<Col
 export function collectionFloorSql(collectionId: RawBuilder<unknown>): RawBuilder<string | null> {
   return sql<string | null>`
     SELECT min(l.price)::text FROM listings l
-     WHERE l.collection_id = ${collectionId} AND l.status = 'active' AND ${nativeCoin('l.coin_type')}`;
+     WHERE l.collection_id = ${collectionId} AND l.status = 'active' AND ${isNativeCoin('l.coin_type')}`;
 }

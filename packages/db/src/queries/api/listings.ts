@@ -1,13 +1,13 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { ListingsTable, TokensTable } from '../../schema';
+import { NATIVE_COIN } from '../market-rules';
 import {
   type CollectionSet,
   collectionIdArray,
   countOf,
   fetchPage,
   iso,
-  NATIVE_COIN,
   orderOf,
   type Page,
   type PageKey,

@@ -1,10 +1,9 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { isSale } from '../market-rules';
 import { ACTIVITY_KEYS, toActivity } from './activity';
 import { type ActivityEntry, type ActivityRow, activitySelect } from './activity-row';
 import { fetchPage, iso, type Page, type PageRequest, type SortKey } from './pagination';
-
-const FILLS = sql`('fill_listing', 'fill_token_offer', 'fill_collection_offer')`;
 
 const MARKET_COLUMNS = sql.raw(activitySelect('market'));
 
@@ -51,7 +50,7 @@ export function userMarketActivity(
 
 /** A wallet's purchases (filled listings and accepted offers where it is the buyer), newest first. */
 export function userPurchases(db: Db, address: string, request: PageRequest): Promise<Page<ActivityEntry>> {
-  const where = sql`m.buyer = ${address} AND m.kind IN ${FILLS}`;
+  const where = sql`m.buyer = ${address} AND ${isSale('m.kind')}`;
   return fetchPage(
     db,
     {
@@ -90,7 +89,7 @@ export function recentSalesOfTokenSql(tokenId: string, limit: number): RawBuilde
   return sql<SaleRow>`
     SELECT m.price::text AS price, m.coin_type, m.seller, m.buyer, m.transaction_timestamp, m.transaction_version
       FROM marketplace_activities m
-     WHERE m.token_data_id = ${tokenId} AND m.kind IN ${FILLS}
+     WHERE m.token_data_id = ${tokenId} AND ${isSale('m.kind')}
      ORDER BY m.transaction_version DESC, m.event_index DESC LIMIT ${limit}`;
 }
 

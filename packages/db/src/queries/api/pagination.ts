@@ -283,13 +283,3 @@ export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
-
-/** The network's native coin; a listing with no coin type recorded is priced in it. */
-export const NATIVE_COIN = '0x1::aptos_coin::AptosCoin';
-/** APT as a coin type and as its paired fungible-asset metadata address: both count as native. */
-const NATIVE_COINS = [NATIVE_COIN, '0x000000000000000000000000000000000000000000000000000000000000000a'];
-
-/** `column` is the native coin (NULL included: most marketplace configs carry no coin field). */
-export function nativeCoin(column: string): RawBuilder<boolean> {
-  return sql<boolean>`(${sql.ref(column)} IS NULL OR ${sql.ref(column)} = ANY(${NATIVE_COINS}::text[]))`;
-}

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
+import { isNativeCoin } from '../market-rules';
 import { INVENTORY_BUCKET_ORIGIN, INVENTORY_BUCKETS, loadInventoryHistory } from '../worker/inventory';
-import { iso, nativeCoin } from './pagination';
+import { iso } from './pagination';
 
 export type InventoryHistoryRange = '24h' | '7d' | '30d' | 'all';
 
@@ -94,7 +95,7 @@ export async function liveInventoryPoint(
       LEFT JOIN LATERAL (
         SELECT min(l.price) AS floor FROM listings l
          WHERE l.collection_id = h.collection_id AND l.status = 'active'
-           AND ${nativeCoin('l.coin_type')}) f ON true`.execute(db);
+           AND ${isNativeCoin('l.coin_type')}) f ON true`.execute(db);
   return {
     // To the second: one answer per second and read version, which the response cache can keep.
     timestamp: new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString(),

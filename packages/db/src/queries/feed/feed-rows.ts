@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import type { ActivityRow } from '../api/activity';
-import { iso, NATIVE_COIN } from '../api/pagination';
+import { iso } from '../api/pagination';
 import { tokenPropertyVersion } from '../api/property-version';
 import { feedCheckpointRow } from '../checkpoints';
+import { NATIVE_COIN } from '../market-rules';
 import {
   type FeedEvent,
   type FeedPosition,

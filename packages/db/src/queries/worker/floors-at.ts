@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../database';
-import { isNativeCoin } from './market-filters';
+import { isNativeCoin } from '../market-rules';
 
 /*
  * The listing key of a market event, as the indexer derives it (apps/indexer market-state

@@ -1,27 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
 
-/** The network's native coin (coin standard and its paired fungible-asset address). */
-export const NATIVE_COIN_TYPES = [
-  '0x1::aptos_coin::AptosCoin',
-  '0x000000000000000000000000000000000000000000000000000000000000000a',
-] as const;
-
-/** The market event kinds that are sales. */
-export const FILL_KINDS = ['fill_listing', 'fill_token_offer', 'fill_collection_offer'] as const;
-
-/*
- * Marketplace configs without a coin field (most Aptos marketplaces only ever took APT) decode to a
- * NULL coin type, so NULL counts as native; any other coin never mixes into volumes or floors.
- */
-export function isNativeCoin(column: string): RawBuilder<boolean> {
-  return sql<boolean>`(${sql.ref(column)} IS NULL OR ${sql.ref(column)} = ANY(${[...NATIVE_COIN_TYPES]}::text[]))`;
-}
-
-/** The same rule for a coin type in hand (the indexer's floor replay). */
-export function isNativeCoinType(coinType: string | null): boolean {
-  return coinType === null || (NATIVE_COIN_TYPES as readonly string[]).includes(coinType);
-}
-
 /**
  * True when the token `column` names is not burned (a token missing from `tokens` is not burned):
  * an anti-join against the small partial index of burned tokens (tokens_burned, migration

@@ -3,7 +3,8 @@ import type { Db } from '../../database';
 import { unnestInsert } from '../../ingest/bulk';
 import type { RankingName } from '../../schema/index';
 import { appendRankingChanges, rankingChanges } from '../feed/ranking-changes';
-import { FILL_KINDS, isNativeCoin, notBurned } from './market-filters';
+import { isNativeCoin, isSale } from '../market-rules';
+import { notBurned } from './market-filters';
 
 export interface WindowSales {
   collectionId: string;
@@ -42,7 +43,7 @@ export async function loadWindowSalesFields(db: Db, from: Date, to: Date): Promi
            (count(*) FILTER (WHERE ${clean}))::int AS "cleanSales",
            (count(DISTINCT buyer) FILTER (WHERE ${clean}))::int AS "cleanBuyers"
     FROM marketplace_activities
-    WHERE kind = ANY(${[...FILL_KINDS]}::text[])
+    WHERE ${isSale('kind')}
       AND transaction_timestamp >= ${from} AND transaction_timestamp <= ${to}
       AND collection_id IS NOT NULL AND ${isNativeCoin('coin_type')}
     GROUP BY collection_id

@@ -1,7 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { isNativeCoin } from '../market-rules';
 import { rebuildFloorsAt } from './floors-at';
-import { heldSql, isNativeCoin, notBurned } from './market-filters';
+import { heldSql, notBurned } from './market-filters';
 
 export interface CurrentFloor {
   collectionId: string;
