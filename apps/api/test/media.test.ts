@@ -176,6 +176,15 @@ describe('GET /:network/api/media/:id', () => {
       'if-none-match': String(first.headers.etag),
     });
     expect(notModified.statusCode).toBe(304);
+
+    // The short, upper-case form names the same token: the address plugin normalizes path ids too.
+    const short = `0x${id(1).slice(2).replace(/^0+/, '').toUpperCase()}`;
+    const same = await media(`${short}?w=256&format=webp`);
+    expect([same.statusCode, same.headers['x-media-cache'], same.headers.etag]).toEqual([
+      200,
+      'hit',
+      first.headers.etag,
+    ]);
   });
 
   it.each([

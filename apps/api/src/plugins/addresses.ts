@@ -1,8 +1,20 @@
 import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import type { FastifyInstance } from 'fastify';
 
-/** Parameters holding an address or an address-shaped id; the schemas have checked their format. */
-const ADDRESS_FIELDS = ['address', 'creator', 'creatorAddress', 'tokenId', 'collectionId'] as const;
+/**
+ * Parameters holding an address or an address-shaped id, in the path, the query or the body; the
+ * schemas have checked their format. The one place the API turns short or mixed-case forms into
+ * the long form the database stores (a value that is not an address is left as it is).
+ */
+const ADDRESS_FIELDS = [
+  'address',
+  'creator',
+  'creatorAddress',
+  'tokenId',
+  'collectionId',
+  'wallet',
+  'id',
+] as const;
 
 function normalizeFields(target: unknown): void {
   if (typeof target !== 'object' || target === null) return;
@@ -21,6 +33,7 @@ function normalizeFields(target: unknown): void {
  */
 export function registerAddressNormalization(app: FastifyInstance): void {
   app.addHook('preHandler', (request, _reply, done) => {
+    normalizeFields(request.params);
     normalizeFields(request.query);
     normalizeFields(request.body);
     done();

@@ -1,7 +1,6 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { normalizeAddress } from '@mdq/chain/address';
 import { addExportRows, type ExportFormat, exportRowsUsed, openExport } from '@mdq/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
@@ -87,7 +86,7 @@ export async function exportRoutes(scope: FastifyInstance, deps: RouteDeps): Pro
       }
       const collectionIds =
         query.collectionId !== undefined
-          ? [await knownCollectionId(deps.readDb, normalizeAddress(query.collectionId))]
+          ? [await knownCollectionId(deps.readDb, query.collectionId)]
           : query.creator !== undefined && query.collection !== undefined
             ? await collectionIdsOf(deps.readDb, query.creator, query.collection)
             : undefined;
@@ -113,7 +112,7 @@ export async function exportRoutes(scope: FastifyInstance, deps: RouteDeps): Pro
         format: query.format,
         limit,
         collectionIds,
-        wallet: query.wallet === undefined ? undefined : normalizeAddress(query.wallet),
+        wallet: query.wallet,
         fromVersion: query.fromVersion,
         toVersion: query.toVersion,
         after: query.after,

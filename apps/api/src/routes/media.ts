@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { normalizeAddress } from '@mdq/chain/address';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { registerAddressNormalization } from '../plugins/addresses';
 import { matchesIfNoneMatch } from '../plugins/cache';
 import { NOT_MODIFIED } from '../plugins/docs';
 import { ApiError } from '../plugins/errors';
@@ -44,6 +44,8 @@ export function thumbnailPath(network: string, id: string, width: MediaWidth = 2
  * id × width × format, then the disk cache). Errors keep the API's envelope.
  */
 export async function mediaRoutes(scope: FastifyInstance, media: MediaService | undefined): Promise<void> {
+  // Outside the keyed scope that registers it for the other routes.
+  registerAddressNormalization(scope);
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   const errors = { 400: ErrorBody, 404: ErrorBody, 422: ErrorBody, 503: ErrorBody };
   app.get(
@@ -73,7 +75,7 @@ export async function mediaRoutes(scope: FastifyInstance, media: MediaService | 
     },
     async (request, reply) => {
       if (!media) throw new ApiError(503, 'MEDIA_UNAVAILABLE', 'media thumbnails are not configured');
-      const id = normalizeAddress(request.params.id);
+      const id = request.params.id;
       const { w, format } = request.query;
       let thumbnail: Awaited<ReturnType<MediaService['thumbnail']>>;
       try {

@@ -1,9 +1,11 @@
+import type { CollectionRanking } from '@mdq/db';
 import type { MetricSpec } from './score';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-export type CollectionRanking = 'trending' | 'daily_picks' | 'top';
+/** The rankings' names, as the API reads them (one description, in @mdq/db). */
+export type { CollectionRanking };
 
 /**
  * How deep the live feed watches each collection ranking: a run reports (`ranking_changed`) every
