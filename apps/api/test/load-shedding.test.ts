@@ -15,8 +15,10 @@ import { buildApp } from '../src/index';
 const RETRY_AFTER = 7;
 const noShedding = { ...OVERLOAD_DEFAULTS, maxEventLoopDelayMs: 0, maxHeapMb: 0, maxDbWaiting: 0 };
 
+/** Polls `check` for up to 30 s of wall clock (a count of polls stretches without bound on a loaded machine). */
 async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -12,6 +12,12 @@ import { isAlive, waitFor } from './wait-for';
  * It must start the embedded Postgres and the devnet, serve /health and a keyed request on the
  * local network prefix with the printed key, and stop everything (Postgres included) on Ctrl-C.
  */
+/*
+ * A first start initialises a cluster and compiles every module: seconds on a quiet machine, minutes
+ * on a 2-core CI runner busy with every other suite. The limits only bound a hung start.
+ */
+const START_TIMEOUT_MS = 180_000;
+
 describe('mdq start on the embedded default', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mdq-start-'));
   // As root the private data folder is out of the postgres user's reach: the cluster goes here.
@@ -27,7 +33,9 @@ describe('mdq start on the embedded default', () => {
     await redis.quit();
   });
 
-  it('serves health and keyed requests, then stops cleanly on SIGINT', async () => {
+  it('serves health and keyed requests, then stops cleanly on SIGINT', {
+    timeout: START_TIMEOUT_MS + 60_000,
+  }, async () => {
     const child = spawnCli(['start'], {
       MDQ_DATA_DIR: dataDir,
       MDQ_SHARED_DIR: sharedDir,
@@ -47,7 +55,7 @@ describe('mdq start on the embedded default', () => {
 
     await waitFor(
       () => /Ctrl-C stops everything/.test(output),
-      90_000,
+      START_TIMEOUT_MS,
       () => output,
     );
     const base = /base URL\s+(\S+)/.exec(output)?.[1] as string;
@@ -98,7 +106,9 @@ describe('mdq start on the embedded default', () => {
     expect(output).not.toMatch(/CUSTOM network/);
   });
 
-  it('stops everything in order when its output pipe has closed first (`mdq start | tee`, Ctrl-C)', async () => {
+  it('stops everything in order when its output pipe has closed first (`mdq start | tee`, Ctrl-C)', {
+    timeout: START_TIMEOUT_MS + 60_000,
+  }, async () => {
     // The same folders: this start joins the cluster the first one left.
     const child = spawnCli(['start'], {
       MDQ_DATA_DIR: dataDir,
@@ -114,7 +124,7 @@ describe('mdq start on the embedded default', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await waitFor(
       () => /Ctrl-C stops everything/.test(output),
-      90_000,
+      START_TIMEOUT_MS,
       () => output,
     );
     const state = JSON.parse(readFileSync(join(dataDir, 'postgres.json'), 'utf8')) as {
