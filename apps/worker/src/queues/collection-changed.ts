@@ -1,3 +1,4 @@
+import { loadUriCacheEntry } from '@mdq/db';
 import type { ChangeBacklog, CollectionChangedPayload } from '@mdq/jobs';
 import type { WorkerContext } from '../context';
 import { computeCollectionRarity } from '../tasks/rarity';
@@ -17,12 +18,7 @@ export async function processCollectionChanged(
 ): Promise<{ rarityTokens: number }> {
   const rarityTokens = await computeCollectionRarity(ctx.db, payload.collectionId, now);
   await ctx.requestRankingsRefresh();
-  const cached = await ctx.db
-    .selectFrom('collection_uri_cache')
-    .select('collection_id')
-    .where('collection_id', '=', payload.collectionId)
-    .executeTakeFirst();
-  if (!cached) await ctx.requestUriResolve(payload.collectionId);
+  if (!(await loadUriCacheEntry(ctx.db, payload.collectionId))) await ctx.requestUriResolve(payload.collectionId);
   return { rarityTokens };
 }
 
