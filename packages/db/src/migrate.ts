@@ -24,6 +24,7 @@ import * as ingestOwnershipIndexes from './migrations/2026-11-29T1100_ingest_own
 import * as apiNaturalNameOrder from './migrations/2026-11-30T1000_api_natural_name_order';
 import * as metadataDocuments from './migrations/2026-11-30T1000_metadata_documents';
 import * as publishableKeys from './migrations/2026-11-30T1000_publishable_keys';
+import * as cacheCollectionVersions from './migrations/2026-12-01T1000_cache_collection_versions';
 
 /** Frozen list: a migration is never edited once landed; a change is a new entry. */
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-30T1000_api_natural_name_order': apiNaturalNameOrder,
   '2026-11-30T1000_publishable_keys': publishableKeys,
   '2026-11-30T1000_metadata_documents': metadataDocuments,
+  '2026-12-01T1000_cache_collection_versions': cacheCollectionVersions,
 };
 
 export class MigrationError extends Error {

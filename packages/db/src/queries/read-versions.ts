@@ -25,5 +25,19 @@ export async function foldReadVersions(db: Db): Promise<{ folded: number }> {
       ON CONFLICT (source, backend) DO UPDATE SET version = read_versions.version + excluded.version
     )
     SELECT count(*)::int AS folded FROM gone`.execute(db);
-  return { folded: rows[0]?.folded ?? 0 };
+  // The per-collection counters (migration 2026-12-01T1000) grow a row per (collection, table,
+  // backend) the same way, and fold the same way.
+  const { rows: scoped } = await sql<{ folded: number }>`
+    WITH gone AS (
+      DELETE FROM read_collection_versions
+      WHERE backend <> 0 AND backend NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)
+      RETURNING collection_id, source, version
+    ), kept AS (
+      INSERT INTO read_collection_versions (collection_id, source, backend, version)
+      SELECT collection_id, source, 0, sum(version) FROM gone GROUP BY collection_id, source
+      ON CONFLICT (collection_id, source, backend)
+      DO UPDATE SET version = read_collection_versions.version + excluded.version
+    )
+    SELECT count(*)::int AS folded FROM gone`.execute(db);
+  return { folded: (rows[0]?.folded ?? 0) + (scoped[0]?.folded ?? 0) };
 }
