@@ -168,6 +168,21 @@ describe('per-collection keys: a sale in one collection leaves the other collect
     expect(listings.body).toContain('"250"');
   });
 
+  it('a mint in Dogs retires the Dogs pages that read tokens, and no Cats page', async () => {
+    await warm(h, [...pages('Cats'), ...pages('Dogs')]);
+    await h.fx.token({
+      id: addr(0x2002),
+      collectionId: DOGS,
+      creator: CREATOR,
+      collection: 'Dogs',
+      name: 'Dog #3',
+    });
+    expect(await missed(h, pages('Cats'))).toEqual([]);
+    // Bids read no token.
+    expect(await missed(h, pages('Dogs'))).toEqual([pages('Dogs')[0], pages('Dogs')[1], pages('Dogs')[3]]);
+    expect((await cacheOf(h, pages('Dogs')[0] ?? '')).body).toContain('Dog #3');
+  });
+
   it('never stale: a collection that takes the pair joins its page at once, though no row of the others changed', async () => {
     await warm(h, pages('Dogs'));
     const other = addr(0x300);

@@ -107,7 +107,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
       config: {
         readCache: {
           tables: ['collections', 'token_rarity', 'tokens'],
-          collection: { tables: ['collections', 'token_rarity'] },
+          collection: { tables: ['collections', 'token_rarity', 'tokens'] },
         },
         cacheSeconds: 30,
       },

@@ -130,7 +130,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       config: {
         readCache: {
           tables: ['collections', 'listings', 'lootboxes', 'tokens'],
-          collection: { tables: ['collections', 'listings'] },
+          collection: { tables: ['collections', 'listings', 'tokens'] },
         },
       },
     },
