@@ -133,13 +133,17 @@ export async function readState(db: Db, pairs: readonly CollectionPair[] = []): 
     of[source] = version;
     counters.set(id, of);
   }
+  // The ids of each pair, by its position in `pairs` (WITH ORDINALITY counts from 1).
+  const resolved = new Map<number, string[]>();
+  for (const [i, id] of row?.resolved ?? []) {
+    const ids = resolved.get(Number(i)) ?? [];
+    ids.push(id);
+    resolved.set(Number(i), ids);
+  }
   const scopes = new Map<string, CollectionScope>();
   pairs.forEach((pair, index) => {
     const key = pairKey(pair);
-    const ids = (row?.resolved ?? [])
-      .filter(([i]) => Number(i) === index + 1)
-      .map(([, id]) => id)
-      .sort();
+    const ids = (resolved.get(index + 1) ?? []).sort();
     const versions = new Map<string, Record<string, string>>();
     for (const id of ids) versions.set(id, counters.get(id) ?? {});
     scopes.set(key, { ids, pairVersion: counters.get(key)?.['collections:name'] ?? '0', versions });
