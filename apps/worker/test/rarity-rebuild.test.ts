@@ -78,6 +78,16 @@ const readVersion = async () =>
     ).rows[0]?.v,
   );
 
+/** A collection's own token_rarity counter (read_collection_versions): what its cached pages key by. */
+const collectionVersion = async (id: string) =>
+  Number(
+    (
+      await sql<{ v: string }>`
+        SELECT COALESCE(sum(version), 0)::text AS v FROM read_collection_versions
+         WHERE source = 'token_rarity' AND collection_id = ${id}`.execute(db)
+    ).rows[0]?.v,
+  );
+
 describe('OpenRarity full recompute, rebuilt in bulk', () => {
   it('a first computation builds the table anew with the same indexes, key and triggers', async () => {
     const [oid, before, version] = [await tableOid(), await shape(), await readVersion()];
@@ -106,10 +116,15 @@ describe('OpenRarity full recompute, rebuilt in bulk', () => {
 
   it('a change moving most rows rebuilds again and keeps the other collections as stored', async () => {
     const oid = await tableOid();
+    const [versionA, versionB] = [await collectionVersion(A), await collectionVersion(B)];
     // B: x, y, z twice each → every token of B ranks first; A is untouched.
     await sql`UPDATE token_attributes SET value = 'x' WHERE token_data_id = 'B-u'`.execute(db);
     expect(await computeAllRarity(db, later)).toBe(6);
     expect(await tableOid()).not.toBe(oid);
+    // The bulk insert fires no trigger: the rebuild bumps the recomputed collection itself, and
+    // only it (A's rows were copied as they were: its cached pages stand).
+    expect(await collectionVersion(B)).toBeGreaterThan(versionB);
+    expect(await collectionVersion(A)).toBe(versionA);
     const [at, then] = [now.getTime(), later.getTime()];
     expect(await rows()).toEqual([
       ['A-a', 1, at],

@@ -24,7 +24,7 @@ import * as ingestOwnershipIndexes from './migrations/2026-11-29T1100_ingest_own
 import * as apiNaturalNameOrder from './migrations/2026-11-30T1000_api_natural_name_order';
 import * as metadataDocuments from './migrations/2026-11-30T1000_metadata_documents';
 import * as publishableKeys from './migrations/2026-11-30T1000_publishable_keys';
-import * as readVersionCoverage from './migrations/2026-12-01T0900_read_version_coverage';
+import * as cacheCollectionVersions from './migrations/2026-12-01T1000_cache_collection_versions';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -57,7 +57,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-30T1000_api_natural_name_order': apiNaturalNameOrder,
   '2026-11-30T1000_metadata_documents': metadataDocuments,
   '2026-11-30T1000_publishable_keys': publishableKeys,
-  '2026-12-01T0900_read_version_coverage': readVersionCoverage,
+  '2026-12-01T1000_cache_collection_versions': cacheCollectionVersions,
 };
 
 /** The migrations' names in the order they run. */

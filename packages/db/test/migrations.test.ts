@@ -46,6 +46,7 @@ describe('migrations', () => {
         'metadata_documents',
         'ranking_runs',
         'ranking_snapshots',
+        'read_collection_versions',
         'read_versions',
         'social_signals',
         'table_handle_owners',

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readState } from '../src/queries/freshness';
+import { pairKey, readState } from '../src/queries/freshness';
 import { foldReadVersions } from '../src/queries/read-versions';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
@@ -78,5 +78,104 @@ describe('foldReadVersions', () => {
     const [indexed, written] = versionBefore.split('.');
     expect((await readState(t.db)).version).toBe(`${indexed}.${Number(written) + 1}`);
     await live.client.end();
+  });
+});
+
+describe('per-collection write counters (read_collection_versions)', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t.drop());
+
+  /** Each (collection, table) counter summed over backends, as the API reads them. */
+  const counters = async () =>
+    Object.fromEntries(
+      (
+        await sql<{ k: string; v: string }>`
+          SELECT collection_id || ' ' || source AS k, sum(version)::text AS v
+            FROM read_collection_versions GROUP BY 1 ORDER BY 1`.execute(t.db)
+      ).rows.map((r) => [r.k, Number(r.v)]),
+    );
+  const rarity = (token: string, collection: string) =>
+    sql`INSERT INTO token_rarity (token_data_id, collection_id, score, rank, trait_count, computed_at)
+        VALUES (${token}, ${collection}, 1, 1, 1, now())`;
+
+  it('bumps each collection a statement touched once, old and new rows, in the writing transaction', async () => {
+    // One statement, three rows in two collections: one bump each.
+    await sql`INSERT INTO token_rarity (token_data_id, collection_id, score, rank, trait_count, computed_at)
+              VALUES ('a1', 'A', 1, 1, 1, now()), ('a2', 'A', 1, 2, 1, now()), ('b1', 'B', 1, 1, 1, now())`.execute(
+      t.db,
+    );
+    expect(await counters()).toEqual({ 'A token_rarity': 1, 'B token_rarity': 1 });
+    // A row moved from A to C: both change.
+    await sql`UPDATE token_rarity SET collection_id = 'C' WHERE token_data_id = 'a2'`.execute(t.db);
+    expect(await counters()).toEqual({ 'A token_rarity': 2, 'B token_rarity': 1, 'C token_rarity': 1 });
+    await sql`DELETE FROM token_rarity WHERE collection_id = 'B'`.execute(t.db);
+    expect((await counters())['B token_rarity']).toBe(2);
+    // A rolled-back write leaves no trace: the bump is the transaction's.
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await rarity('a9', 'A').execute(trx);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect((await counters())['A token_rarity']).toBe(2);
+    // TRUNCATE has no rows to name: it bumps every collection ('*').
+    await sql`TRUNCATE token_rarity`.execute(t.db);
+    expect((await counters())['* token_rarity']).toBe(1);
+  });
+
+  it("counts a collection's (creator, name) pair, and a reading resolves pairs and their counters", async () => {
+    const collection = (id: string, name: string) =>
+      sql`INSERT INTO collections (collection_id, token_standard, creator_address, collection_name, current_supply,
+            total_minted, owner_count, created_at, created_version, last_transaction_version)
+          VALUES (${id}, 'v2', '0xc1', ${name}, 0, 0, 0, now(), 1, 1)`;
+    await collection('0x1', 'Cats').execute(t.db);
+    await collection('0x2', 'Cats').execute(t.db);
+    await collection('0x3', 'Dogs').execute(t.db);
+    await rarity('t1', '0x1').execute(t.db);
+    const state = await readState(t.db, [
+      { creator: '0xc1', name: 'Cats' },
+      { creator: '0xc1', name: 'Nope' },
+    ]);
+    const cats = state.scopes.get(pairKey({ creator: '0xc1', name: 'Cats' }));
+    expect(cats?.ids).toEqual(['0x1', '0x2']);
+    expect(cats?.pairVersion).toBe('2');
+    expect(cats?.versions.get('0x1')).toEqual({ collections: '1', token_rarity: '1' });
+    expect(cats?.versions.get('0x2')).toEqual({ collections: '1' });
+    expect(state.scopes.get(pairKey({ creator: '0xc1', name: 'Nope' }))).toEqual({
+      ids: [],
+      pairVersion: '0',
+      versions: new Map(),
+    });
+    // The per-table counters sum every backend's rows.
+    expect(state.tables['collections']).toBe('3');
+    // A collection that leaves the pair moves the pair's counter.
+    await sql`UPDATE collections SET collection_name = 'Lions' WHERE collection_id = '0x2'`.execute(t.db);
+    const after = (await readState(t.db, [{ creator: '0xc1', name: 'Cats' }])).scopes.get(
+      pairKey({ creator: '0xc1', name: 'Cats' }),
+    );
+    expect(after?.ids).toEqual(['0x1']);
+    expect(after?.pairVersion).toBe('3');
+  });
+
+  it('folding keeps every per-collection sum', async () => {
+    const writer = new pg.Client({ connectionString: t.url });
+    await writer.connect();
+    await writer.query(`INSERT INTO token_rarity (token_data_id, collection_id, score, rank, trait_count, computed_at)
+                        VALUES ('f1', 'F', 1, 1, 1, now())`);
+    const { rows } = await writer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    await writer.end();
+    await exited(t.db, rows[0]?.pid ?? 0);
+    const before = await counters();
+    const { folded } = await foldReadVersions(t.db);
+    expect(folded).toBeGreaterThan(0);
+    expect(await counters()).toEqual(before);
+    const { rows: left } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM read_collection_versions WHERE backend = ${rows[0]?.pid ?? 0}`.execute(
+      t.db,
+    );
+    expect(left[0]?.n).toBe(0);
   });
 });

@@ -65,7 +65,7 @@ export async function registerDocs(app: FastifyInstance, network: string): Promi
  */
 function notModified(
   response: unknown,
-  config: { cacheSeconds?: number; readCache?: boolean } | undefined,
+  config: { cacheSeconds?: number; readCache?: unknown } | undefined,
 ): { response?: Record<string, unknown> } {
   if (config?.cacheSeconds === undefined && !config?.readCache) return {};
   return { response: { ...(response as Record<string, unknown>), 304: NOT_MODIFIED } };

@@ -1,5 +1,7 @@
-import { type Db, type Freshness, type ReadState, readState } from '@mdq/db';
-import type { FastifyInstance } from 'fastify';
+import { isAddress, normalizeAddress } from '@mdq/chain/address';
+import { type CollectionPair, type Db, type Freshness, pairKey, type ReadState, readState } from '@mdq/db';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ReadCacheConfig } from './response-cache';
 
 /**
  * The one source of the read state (read version + freshness) for every request of the process.
@@ -14,10 +16,15 @@ import type { FastifyInstance } from 'fastify';
  * - `recent()`: the last reading while it is younger than `maxAgeMs`, else a fresh one: enough for
  *   the freshness headers of an uncached route (read before its own query, so a header is at most
  *   `maxAgeMs` older than the data and never newer) and for the lag metrics.
+ *
+ * A request for a collection page names its (creator, name) pair: the reading it joins also
+ * resolves that pair and reads its collections' counters, in the same statement.
  */
 export class ReadStateSource {
   /** The reading requests may still join (not sent yet). */
   private queued: Promise<ReadState> | null = null;
+  /** The pairs the queued reading will resolve. */
+  private queuedPairs = new Map<string, CollectionPair>();
   /** The reading sent and not answered yet. */
   private inFlight: Promise<ReadState> | null = null;
   private last: ReadState | null = null;
@@ -28,12 +35,14 @@ export class ReadStateSource {
     private readonly maxAgeMs = 250,
   ) {}
 
-  fresh(): Promise<ReadState> {
+  fresh(pair?: CollectionPair): Promise<ReadState> {
     this.queued ??= new Promise<ReadState>((resolve, reject) => {
       const send = () => {
+        const pairs = [...this.queuedPairs.values()];
         this.queued = null;
+        this.queuedPairs = new Map();
         const startedAt = Date.now();
-        const reading = readState(this.db);
+        const reading = readState(this.db, pairs);
         this.inFlight = reading;
         reading.then(
           (state) => {
@@ -51,6 +60,7 @@ export class ReadStateSource {
       if (this.inFlight) this.inFlight.then(send, send);
       else setImmediate(send);
     });
+    if (pair) this.queuedPairs.set(pairKey(pair), pair);
     return this.queued;
   }
 
@@ -82,7 +92,8 @@ declare module 'fastify' {
  */
 export function registerFreshnessHeaders(app: FastifyInstance, source: ReadStateSource): void {
   app.addHook('preValidation', async (request) => {
-    const reading = request.routeOptions.config.readCache ? source.fresh() : source.recent();
+    const cached = request.routeOptions.config.readCache;
+    const reading = cached ? source.fresh(collectionPairOf(request, cached)) : source.recent();
     request.readState = await reading.catch(() => undefined);
   });
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -93,4 +104,19 @@ export function registerFreshnessHeaders(app: FastifyInstance, source: ReadState
     }
     done(null, payload);
   });
+}
+
+/**
+ * The (creator, collection) pair a collection-scoped cached route is asked about, read before
+ * validation (where the reading is taken) the way the handler will see it: the creator in the
+ * long form the address hook gives it. Absent or malformed: no pair (the route keys on its tables'
+ * global counters, or fails validation and is not cached).
+ */
+function collectionPairOf(request: FastifyRequest, config: ReadCacheConfig): CollectionPair | undefined {
+  if (!config.collection) return undefined;
+  const query = request.query as Record<string, unknown> | undefined;
+  const creator = query?.['creator'];
+  const name = query?.['collection'];
+  if (typeof creator !== 'string' || typeof name !== 'string' || !isAddress(creator)) return undefined;
+  return { creator: normalizeAddress(creator), name };
 }

@@ -1,26 +1,52 @@
 import { createHash } from 'node:crypto';
+import {
+  COLLECTION_VERSIONED_TABLES,
+  type CollectionVersionedTable,
+  type Database,
+  type ReadState,
+} from '@mdq/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ReadStateSource } from './freshness';
 
+/**
+ * What a cached route reads, which its answers are keyed by (see registerResponseCache).
+ *
+ * - `tables`: every table the route's statements read (test/read-tables.test.ts checks them
+ *   against the relations of each statement's plan). A body that shows the indexed version or
+ *   other checkpoint figures names `indexer_checkpoints`.
+ * - `collection`: for a page asked about one collection by its (creator, collection) query pair:
+ *   the tables its statements read only by `collection_id` of that pair's collections (each a table
+ *   of COLLECTION_VERSIONED_TABLES, and among `tables`). Those key on the pair's collections'
+ *   counters instead of the table's: a write to another collection leaves the page cached.
+ */
+export interface ReadCacheConfig {
+  tables: readonly (keyof Database)[];
+  collection?: { tables: readonly CollectionVersionedTable[] };
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * Cache the route's 200 bodies per URL under the read version (indexed checkpoint + the
-     * data tables' write counter). Only for routes whose answer is a function of the stored
-     * data alone; a route whose answer also moves with the clock sets `request.cacheUntil`.
+     * Cache the route's 200 bodies per URL under the write counters of the tables it reads. Only
+     * for routes whose answer is a function of the stored data alone; a route whose answer also
+     * moves with the clock sets `request.cacheUntil`.
      */
-    readCache?: boolean;
+    readCache?: ReadCacheConfig;
   }
   interface FastifyRequest {
     /** Epoch ms after which this response is no longer true even at the same read version. */
     cacheUntil?: number;
     cacheHit?: boolean;
+    /** The key this request's answer is cached under (set on a miss, when the route runs). */
+    cacheKey?: string;
+    /** Set on the request that computes a miss others wait for: settled with its answer. */
+    cacheLeader?: (entry: Entry | null) => void;
   }
 }
 
 interface Entry {
-  version: string;
+  key: string;
   body: string;
   etag: string;
   until: number;
@@ -35,15 +61,84 @@ export interface ResponseCacheOptions {
   now: () => Date;
 }
 
+/** Header on every answer of a cached route: `hit` (stored or shared body) or `miss` (the route ran). */
+export const CACHE_HEADER = 'x-mdq-cache';
+
+const SCOPED = new Set<string>(COLLECTION_VERSIONED_TABLES);
+
+/** A route's declaration, checked when it is registered: a wrong one would serve stale answers. */
+export function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
+  if (config.tables.length === 0) throw new Error(`${url}: readCache names no table`);
+  for (const table of config.collection?.tables ?? []) {
+    if (!SCOPED.has(table) || !config.tables.includes(table)) {
+      throw new Error(
+        `${url}: readCache.collection names ${table}, not a collection-versioned table it reads`,
+      );
+    }
+  }
+}
+
 /**
- * Version-keyed response cache for the read routes that opt in (`config.readCache`). A hit costs
- * the read-state query the freshness headers take anyway (fresh for these routes, one per
- * event-loop turn) instead of the route's statements and serialisation; a new indexed
- * version or any other committed write changes the version, so the next request recomputes. Weak ETags name
- * the body; `Cache-Control: private, no-cache` lets clients revalidate cheaply (304) without ever
+ * The key of `config`'s answers at `state`: the counter of each table it reads, in its declared
+ * order (one URL is one route, so the order is fixed). For a collection page whose pair the
+ * reading resolved: its collection-scoped tables by the '*' counter and each collection's, the
+ * pair's own counter and the ids. A pair that names no collection keys on the global counters:
+ * whatever the route then finds, every write to those tables retires it.
+ */
+export function cacheKeyOf(state: ReadState, config: ReadCacheConfig, pair: string | undefined): string {
+  const scope = pair === undefined ? undefined : state.scopes.get(pair);
+  const scoped = scope && scope.ids.length > 0 ? config.collection?.tables : undefined;
+  let key = '';
+  for (const table of config.tables) {
+    if (scope && scoped?.includes(table as CollectionVersionedTable)) {
+      key += `${state.all[table] ?? '0'}`;
+      for (const id of scope.ids) key += `/${scope.versions.get(id)?.[table] ?? '0'}`;
+      key += '.';
+    } else {
+      key += `${state.tables[table] ?? '0'}.`;
+    }
+  }
+  if (scoped && scope) key += `${scope.pairVersion}:${scope.ids.join(',')}`;
+  return key;
+}
+
+const registry = new WeakMap<object, Map<string, ReadCacheConfig>>();
+
+/** Every cached route of the app (by its full URL) with what it declared: what the tests check. */
+export function cachedRoutes(app: FastifyInstance): ReadonlyMap<string, ReadCacheConfig> {
+  return registry.get(app.server) ?? new Map();
+}
+
+/** The pair key (ReadState.scopes) a collection-scoped request asked its reading about. */
+function pairOf(request: FastifyRequest, config: ReadCacheConfig): string | undefined {
+  if (!config.collection) return undefined;
+  const query = request.query as Record<string, unknown>;
+  const creator = query['creator'];
+  const name = query['collection'];
+  // After validation and the address hook: the normalized creator the reading resolved.
+  return typeof creator === 'string' && typeof name === 'string' ? `${creator}/${name}` : undefined;
+}
+
+/**
+ * Response cache for the read routes that opt in (`config.readCache`), keyed per URL by the write
+ * counters of the tables the route reads (cacheKeyOf). A hit costs the read-state query the
+ * freshness headers take anyway (fresh for these routes, one per event-loop turn, shared by the
+ * requests of the turn) instead of the route's statements and serialisation; a committed write to
+ * a table the route reads changes its key, so the next request recomputes, and a write to any
+ * other table leaves it cached. Concurrent misses of one URL at one key share one computation:
+ * the first runs the route, the others wait for its body (single-flight). Weak ETags name the
+ * body; `Cache-Control: private, no-cache` lets clients revalidate cheaply (304) without ever
  * reusing a stale body on their own.
  */
 export function registerResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
+  app.addHook('onRoute', (route) => {
+    const config = route.config?.readCache;
+    if (!config) return;
+    checkReadCacheConfig(route.url, config);
+    const routes = registry.get(app.server) ?? new Map<string, ReadCacheConfig>();
+    routes.set(route.url, config);
+    registry.set(app.server, routes);
+  });
   if (options.entries <= 0) return;
   const cache = new LRUCache<string, Entry>({
     max: options.entries,
@@ -51,50 +146,98 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     maxSize: 64 * 1024 * 1024,
     sizeCalculation: (entry) => entry.body.length + 64,
   });
+  /** Misses being computed, by URL and key: what identical misses wait for. */
+  const computing = new Map<string, Promise<Entry | null>>();
 
-  /** Answers from the cache when it holds this URL at `version`; false when the route must run. */
-  const answer = (request: FastifyRequest, reply: FastifyReply, version: string): boolean => {
-    const entry = cache.get(request.url);
-    if (!entry || entry.version !== version || options.now().getTime() >= entry.until) return false;
+  const send = (request: FastifyRequest, reply: FastifyReply, entry: Entry): void => {
     request.cacheHit = true;
     reply.header('content-type', 'application/json; charset=utf-8');
     reply.header('etag', entry.etag);
+    reply.header(CACHE_HEADER, 'hit');
     reply.send(entry.body);
-    return true;
+  };
+
+  const lookup = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    config: ReadCacheConfig,
+    state: ReadState,
+    done: (error?: Error) => void,
+  ): void => {
+    const key = cacheKeyOf(state, config, pairOf(request, config));
+    const entry = cache.get(request.url);
+    if (entry && entry.key === key && options.now().getTime() < entry.until) {
+      send(request, reply, entry);
+      return;
+    }
+    const flight = `${request.url}\n${key}`;
+    const running = computing.get(flight);
+    if (running) {
+      // The same answer is being computed: take it, or run the route when the first did not get one.
+      running.then((shared) => {
+        if (shared && options.now().getTime() < shared.until) send(request, reply, shared);
+        else {
+          request.cacheKey = key;
+          done();
+        }
+      }, done);
+      return;
+    }
+    computing.set(
+      flight,
+      new Promise<Entry | null>((resolve) => {
+        request.cacheLeader = (settled) => {
+          request.cacheLeader = undefined;
+          computing.delete(flight);
+          resolve(settled);
+        };
+      }),
+    );
+    request.cacheKey = key;
+    done();
   };
 
   // Callback hooks: a hit is the API's cheapest answer, and an async hook costs a promise each.
+  // After the address hook (registered first): the pair is read in the form the reading resolved.
   app.addHook('preHandler', (request, reply, done) => {
-    if (!request.routeOptions.config.readCache) return done();
+    const config = request.routeOptions.config.readCache;
+    if (!config) return done();
     // Taken by the freshness hook before validation; a scope without that hook reads its own.
-    if (request.readState) {
-      if (!answer(request, reply, request.readState.version)) done();
-      return;
-    }
+    if (request.readState) return lookup(request, reply, config, request.readState, done);
     options.source.fresh().then((state) => {
       request.readState = state;
-      if (!answer(request, reply, state.version)) done();
+      lookup(request, reply, config, state, done);
     }, done);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (
-      !request.routeOptions.config.readCache ||
-      request.cacheHit ||
-      request.readState === undefined ||
-      reply.statusCode !== 200 ||
-      typeof payload !== 'string'
-    ) {
+    if (!request.routeOptions.config.readCache || request.cacheHit || request.cacheKey === undefined) {
+      return done(null, payload);
+    }
+    reply.header(CACHE_HEADER, 'miss');
+    if (reply.statusCode !== 200 || typeof payload !== 'string') {
+      request.cacheLeader?.(null);
       return done(null, payload);
     }
     const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
     reply.header('etag', etag);
-    cache.set(request.url, {
-      version: request.readState.version,
+    const entry: Entry = {
+      key: request.cacheKey,
       body: payload,
       etag,
       until: request.cacheUntil ?? Number.POSITIVE_INFINITY,
-    });
+    };
+    cache.set(request.url, entry);
+    request.cacheLeader?.(entry);
     done(null, payload);
+  });
+  // A leader that never reached onSend (the client went away): the waiters run the route themselves.
+  app.addHook('onResponse', (request, _reply, done) => {
+    request.cacheLeader?.(null);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    request.cacheLeader?.(null);
+    done();
   });
 }

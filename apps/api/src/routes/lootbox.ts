@@ -31,7 +31,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: LootboxQuery,
         response: { 200: One(LootboxDetail), ...ERRORS },
       },
-      config: { readCache: true, cacheSeconds: 10 },
+      config: { readCache: { tables: ['lootbox_tiers', 'lootboxes'] }, cacheSeconds: 10 },
     },
     async (request) => {
       const at = now();
@@ -55,7 +55,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: RevenueQuery,
         response: { 200: One(Revenue), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['lootbox_purchases', 'lootbox_revenue_days', 'lootboxes'] } },
     },
     async (request) => {
       const { creator, collection, timeframe } = request.query;
@@ -78,7 +78,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: LootboxIdQuery,
         response: { 200: One(LootboxRarities), ...ERRORS },
       },
-      config: { readCache: true, cacheSeconds: 10 },
+      config: { readCache: { tables: ['lootbox_tiers', 'lootboxes'] }, cacheSeconds: 10 },
     },
     async (request) => {
       const key = { lootboxId: request.query.lootboxId };
@@ -104,7 +104,13 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: RaritiesByCollectionQuery,
         response: { 200: ListOf(TokenRarity), ...ERRORS },
       },
-      config: { readCache: true, cacheSeconds: 30 },
+      config: {
+        readCache: {
+          tables: ['collections', 'token_rarity', 'tokens'],
+          collection: { tables: ['collections', 'token_rarity', 'tokens'] },
+        },
+        cacheSeconds: 30,
+      },
     },
     async (request) => {
       const collections = { creator: request.query.creator, name: request.query.collection };

@@ -47,7 +47,17 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: TokenIdPageQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
-      config: { readCache: true },
+      config: {
+        readCache: {
+          tables: [
+            'collections',
+            'marketplace_activities',
+            'metadata_documents',
+            'token_activities',
+            'tokens',
+          ],
+        },
+      },
     },
     async (request) => {
       const token = await findTokenById(db, request.query.tokenId);
@@ -65,7 +75,22 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: ListingCardQuery,
         response: { 200: One(ListingCardDetail), ...ERRORS },
       },
-      config: { readCache: true, cacheSeconds: 5 },
+      config: {
+        readCache: {
+          tables: [
+            'collection_offers',
+            'collections',
+            'listings',
+            'marketplace_activities',
+            'metadata_documents',
+            'token_offers',
+            'token_ownerships',
+            'token_rarity',
+            'tokens',
+          ],
+        },
+        cacheSeconds: 5,
+      },
     },
     async (request) => {
       const { tokenId, tokenStandard } = request.query;
@@ -102,7 +127,12 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: PairOrLootboxQuery,
         response: { 200: ListOf(ListingCard), ...ERRORS },
       },
-      config: { readCache: true },
+      config: {
+        readCache: {
+          tables: ['collections', 'listings', 'lootboxes', 'tokens'],
+          collection: { tables: ['collections', 'listings', 'tokens'] },
+        },
+      },
     },
     async (request) => {
       const collections = await collectionsOfPairOrLootbox(db, request.query);
@@ -123,7 +153,12 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: PairOrLootboxQuery,
         response: { 200: ListOf(Bid), ...ERRORS },
       },
-      config: { readCache: true },
+      config: {
+        readCache: {
+          tables: ['collection_offers', 'collections', 'lootboxes', 'token_offers'],
+          collection: { tables: ['collection_offers', 'collections', 'token_offers'] },
+        },
+      },
     },
     async (request) => {
       const collections = await collectionsOfPairOrLootbox(db, request.query);
@@ -144,7 +179,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: SearchQuery,
         response: { 200: One(SearchResult), ...ERRORS },
       },
-      config: { readCache: true, cacheSeconds: 30 },
+      config: { readCache: { tables: ['collections', 'token_name_stems', 'tokens'] }, cacheSeconds: 30 },
     },
     async (request) => ({ data: await searchMarket(db, request.query.text, request.query.limit) }),
   );
@@ -161,7 +196,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: ListingCardsQuery,
         response: { 200: ListOf(ListingCard), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['collections', 'listings', 'ranking_snapshots', 'tokens'] } },
     },
     async (request) => {
       const { byPopular, page, limit, cursor, ...filter } = request.query;
@@ -178,7 +213,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: TotalListingCardsQuery,
         response: { 200: One(Type.Object({ total: Type.Integer() })), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['collections', 'listings'] } },
     },
     async (request) => ({
       data: { total: await totalListingCards(db, request.query, request.readState?.version) },
@@ -194,7 +229,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: UserPageQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['marketplace_activities'] } },
     },
     async (request) => userMarketActivity(db, request.query.address, pageOf(request)),
   );
@@ -208,7 +243,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: UserPageQuery,
         response: { 200: ListOf(ListingCard), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['listings', 'tokens'] } },
     },
     async (request) => listingsOfSeller(db, request.query.address, pageOf(request)),
   );
@@ -222,7 +257,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: UserPageQuery,
         response: { 200: ListOf(Bid), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['collection_offers', 'token_offers'] } },
     },
     async (request) => {
       const { page, until } = await bidsOfBuyer(db, request.query.address, pageOf(request), now());
@@ -240,7 +275,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: UserPageQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['marketplace_activities'] } },
     },
     async (request) => userPurchases(db, request.query.address, pageOf(request)),
   );

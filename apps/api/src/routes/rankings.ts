@@ -50,7 +50,7 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
           querystring: CollectionRankingQuery,
           response: { 200: ListOf(RankedCollection), ...ERRORS },
         },
-        config: { readCache: true, cacheSeconds: 60 },
+        config: { readCache: { tables: ['collections', 'ranking_snapshots'] }, cacheSeconds: 60 },
       },
       async (request) =>
         rankingPage(db, request.query.includeFlagged ? `${ranking}_with_flagged` : ranking, pageOf(request)),
@@ -66,7 +66,7 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: RankingQuery,
         response: { 200: ListOf(RankedLootbox), ...ERRORS },
       },
-      config: { readCache: true, cacheSeconds: 30 },
+      config: { readCache: { tables: ['lootboxes'] }, cacheSeconds: 30 },
     },
     async (request) => lootboxPage(request, 'recent'),
   );
@@ -80,7 +80,7 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: RankingQuery,
         response: { 200: ListOf(RankedLootbox), ...ERRORS },
       },
-      config: { readCache: true, cacheSeconds: 30 },
+      config: { readCache: { tables: ['lootboxes'] }, cacheSeconds: 30 },
     },
     async (request) => lootboxPage(request, 'upcoming'),
   );

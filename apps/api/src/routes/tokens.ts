@@ -47,7 +47,9 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: BalancesQuery,
         response: { 200: ListOf(TokenBalance), ...ERRORS },
       },
-      config: { readCache: true },
+      config: {
+        readCache: { tables: ['collections', 'listings', 'token_ownerships', 'token_rarity', 'tokens'] },
+      },
     },
     async (request) => {
       const q = request.query;
@@ -77,7 +79,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: LootboxIdQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['collections', 'lootboxes', 'metadata_documents', 'tokens'] } },
     },
     async (request) => {
       const lootbox = await lootboxById(db, request.query.lootboxId);
@@ -94,7 +96,12 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: CollectionPairPageQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
-      config: { readCache: true },
+      config: {
+        readCache: {
+          tables: ['collections', 'metadata_documents', 'tokens'],
+          collection: { tables: ['collections', 'tokens'] },
+        },
+      },
     },
     async (request) => {
       const collections = { creator: request.query.creator, name: request.query.collection };
@@ -111,7 +118,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: LootboxCreatorPageQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['collections', 'lootboxes', 'metadata_documents', 'tokens'] } },
     },
     async (request) => {
       const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
@@ -128,7 +135,10 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: CollectionPairQuery,
         response: { 200: One(CollectionFacts), ...ERRORS },
       },
-      config: { readCache: true, cacheSeconds: 15 },
+      config: {
+        readCache: { tables: ['collections', 'listings', 'lootboxes', 'marketplace_activities', 'tokens'] },
+        cacheSeconds: 15,
+      },
     },
     async (request) => {
       const at = now();
@@ -157,7 +167,18 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: TokenActivityQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
-      config: { readCache: true },
+      config: {
+        readCache: {
+          tables: [
+            'collections',
+            'marketplace_activities',
+            'metadata_documents',
+            'token_activities',
+            'tokens',
+          ],
+          collection: { tables: ['collections', 'tokens'] },
+        },
+      },
     },
     async (request) => {
       const q = request.query;
@@ -177,7 +198,21 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: TokenTraitsQuery,
         response: { 200: One(TokenTraits), ...ERRORS },
       },
-      config: { readCache: true, cacheSeconds: 30 },
+      config: {
+        readCache: {
+          tables: [
+            'collection_trait_totals',
+            'collections',
+            'metadata_documents',
+            'token_attributes',
+            'token_rarity',
+            'tokens',
+            'trait_value_counts',
+          ],
+          collection: { tables: ['collections', 'tokens'] },
+        },
+        cacheSeconds: 30,
+      },
     },
     async (request) => {
       const q = request.query;

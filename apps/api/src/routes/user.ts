@@ -19,7 +19,7 @@ export async function userRoutes(scope: FastifyInstance, { readDb: db, now }: Ro
         querystring: InventoryQuery,
         response: { 200: One(InventoryHistory), ...ERRORS },
       },
-      config: { readCache: true },
+      config: { readCache: { tables: ['listings', 'token_ownerships', 'user_inventory_snapshots'] } },
     },
     async (request) => {
       const at = now();

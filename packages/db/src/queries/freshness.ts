@@ -18,19 +18,67 @@ export interface Freshness {
 }
 
 /**
- * What the API reads, in one round trip: the freshness figures and the read version, a short
- * string naming the stored data (the highest indexed version and the write counter of the data
- * tables, `read_versions`, bumped by triggers in every writing transaction, whether the indexer's,
- * the worker's or an operator's). Equal versions mean equal data; both parts only grow. One
+ * The tables whose writes are also counted per collection (`read_collection_versions`, migration
+ * 2026-12-01T1000): a collection page may key its answer on its collection's counters of these.
+ */
+export const COLLECTION_VERSIONED_TABLES = [
+  'collections',
+  'tokens',
+  'token_rarity',
+  'listings',
+  'token_offers',
+  'collection_offers',
+] as const;
+export type CollectionVersionedTable = (typeof COLLECTION_VERSIONED_TABLES)[number];
+
+/** A collection asked for by its (creator, name) pair, as the collection pages are. */
+export interface CollectionPair {
+  creator: string;
+  name: string;
+}
+
+/** What a reading found for one (creator, name) pair. */
+export interface CollectionScope {
+  /** The collections that have the pair now, sorted. */
+  ids: string[];
+  /** Write counter of the pair itself: moves whenever a collection takes, keeps or leaves it. */
+  pairVersion: string;
+  /** Per table of COLLECTION_VERSIONED_TABLES, per id: that collection's write counter ('0' when none). */
+  versions: Map<string, Record<string, string>>;
+}
+
+/**
+ * What the API reads, in one round trip: the freshness figures and the write counters of the
+ * stored data (`read_versions`, bumped by triggers in every writing transaction, whether the
+ * indexer's, the worker's or an operator's). Equal counters mean equal data; they only grow. One
  * reading serves the freshness headers and the response cache, so they always describe the same state.
+ *
+ * - `version`: the highest indexed version and the sum of every table's counter (one number for
+ *   all the data: what the total-count cache keys by).
+ * - `tables`: each table's counter (the sum of its rows); a table never written is absent (0).
+ * - `all`: per collection-versioned table, the counter of the pseudo-collection '*' (TRUNCATE, bulk
+ *   rewrites): part of every collection's key.
+ * - `scopes`: per (creator, name) pair the reading was asked about (`pairKey`), the collections
+ *   that have it and their counters.
  */
 export interface ReadState {
   version: string;
+  tables: Readonly<Record<string, string>>;
+  all: Readonly<Record<string, string>>;
+  scopes: ReadonlyMap<string, CollectionScope>;
   freshness: Freshness;
+}
+
+/** The key of a pair in `ReadState.scopes`, and its id in `read_collection_versions` (addresses have no '/'). */
+export function pairKey(pair: CollectionPair): string {
+  return `${pair.creator}/${pair.name}`;
 }
 
 interface ReadStateRow {
   read_version: string;
+  tables: Record<string, string> | null;
+  resolved: [number, string][] | null;
+  scoped: [string, string, string][] | null;
   indexed_version: number | null;
   indexed_at_ms: number | null;
   tip_version: number | null;
@@ -39,17 +87,36 @@ interface ReadStateRow {
 
 /**
  * A prepared statement (executePrepared): the API takes a reading per few cached answers, and
- * planning its four lookups cost Postgres more than running them (0.29 ms a reading sent as text,
+ * planning its lookups cost Postgres more than running them (0.29 ms a reading sent as text,
  * 0.09 ms prepared, pgbench on one connection; `SELECT 1` 0.04 ms). Times come back as epoch
  * milliseconds (exact: `extract` is numeric), a number parse for the client instead of a date parse.
+ *
+ * `pairs`: the collection pairs the requests sharing this reading ask about. Resolving them here
+ * (by the same `collections (creator_address, collection_name)` equality the pages use) and
+ * reading their counters costs no round trip of its own; without pairs those parts read nothing
+ * but the '*' rows.
  */
-export async function readState(db: Db): Promise<ReadState> {
+export async function readState(db: Db, pairs: readonly CollectionPair[] = []): Promise<ReadState> {
   const [row] = await executePrepared(
     db,
     sql<ReadStateRow>`
+      WITH tv AS (SELECT source, sum(version) AS v FROM read_versions GROUP BY source),
+      pairs AS (
+        SELECT p.creator, p.name, p.i FROM unnest(${pairs.map((p) => p.creator)}::text[], ${pairs.map((p) => p.name)}::text[])
+          WITH ORDINALITY AS p(creator, name, i)),
+      ids AS (
+        SELECT p.i, c.collection_id FROM pairs p
+          JOIN collections c ON c.creator_address = p.creator AND c.collection_name = p.name),
+      cv AS (
+        SELECT collection_id, source, sum(version) AS v FROM read_collection_versions
+         WHERE collection_id = ANY (ARRAY(
+           SELECT collection_id FROM ids UNION ALL SELECT '*' UNION ALL SELECT creator || '/' || name FROM pairs))
+         GROUP BY collection_id, source)
       SELECT
-        coalesce(cp.indexed_version, -1)::text || '.' ||
-          (SELECT coalesce(sum(version), 0) FROM read_versions)::text AS read_version,
+        coalesce(cp.indexed_version, -1)::text || '.' || (SELECT coalesce(sum(v), 0) FROM tv)::text AS read_version,
+        (SELECT json_object_agg(source, v::text) FROM tv) AS tables,
+        (SELECT json_agg(json_build_array(i, collection_id)) FROM ids) AS resolved,
+        (SELECT json_agg(json_build_array(collection_id, source, v::text)) FROM cv) AS scoped,
         cp.indexed_version,
         (SELECT floor(extract(epoch FROM last_timestamp) * 1000)::float8
            FROM indexer_checkpoints ORDER BY last_version DESC LIMIT 1) AS indexed_at_ms,
@@ -60,8 +127,32 @@ export async function readState(db: Db): Promise<ReadState> {
       LEFT JOIN chain_tip t ON t.id = 1`,
   );
   const date = (ms: number | null | undefined) => (ms == null ? null : new Date(ms));
+  const counters = new Map<string, Record<string, string>>();
+  for (const [id, source, version] of row?.scoped ?? []) {
+    const of = counters.get(id) ?? {};
+    of[source] = version;
+    counters.set(id, of);
+  }
+  // The ids of each pair, by its position in `pairs` (WITH ORDINALITY counts from 1).
+  const resolved = new Map<number, string[]>();
+  for (const [i, id] of row?.resolved ?? []) {
+    const ids = resolved.get(Number(i)) ?? [];
+    ids.push(id);
+    resolved.set(Number(i), ids);
+  }
+  const scopes = new Map<string, CollectionScope>();
+  pairs.forEach((pair, index) => {
+    const key = pairKey(pair);
+    const ids = (resolved.get(index + 1) ?? []).sort();
+    const versions = new Map<string, Record<string, string>>();
+    for (const id of ids) versions.set(id, counters.get(id) ?? {});
+    scopes.set(key, { ids, pairVersion: counters.get(key)?.['collections:name'] ?? '0', versions });
+  });
   return {
     version: row?.read_version ?? '',
+    tables: row?.tables ?? {},
+    all: counters.get('*') ?? {},
+    scopes,
     freshness: {
       indexedVersion: row?.indexed_version ?? null,
       indexedAt: date(row?.indexed_at_ms),

@@ -25,27 +25,38 @@ export async function foldReadVersions(db: Db): Promise<{ folded: number }> {
       ON CONFLICT (source, backend) DO UPDATE SET version = read_versions.version + excluded.version
     )
     SELECT count(*)::int AS folded FROM gone`.execute(db);
-  return { folded: rows[0]?.folded ?? 0 };
+  // The per-collection counters (migration 2026-12-01T1000) grow a row per (collection, table,
+  // backend) the same way, and fold the same way.
+  const { rows: scoped } = await sql<{ folded: number }>`
+    WITH gone AS (
+      DELETE FROM read_collection_versions
+      WHERE backend <> 0 AND backend NOT IN (SELECT pid FROM pg_stat_activity WHERE pid IS NOT NULL)
+      RETURNING collection_id, source, version
+    ), kept AS (
+      INSERT INTO read_collection_versions (collection_id, source, backend, version)
+      SELECT collection_id, source, 0, sum(version) FROM gone GROUP BY collection_id, source
+      ON CONFLICT (collection_id, source, backend)
+      DO UPDATE SET version = read_collection_versions.version + excluded.version
+    )
+    SELECT count(*)::int AS folded FROM gone`.execute(db);
+  return { folded: (rows[0]?.folded ?? 0) + (scoped[0]?.folded ?? 0) };
 }
 
 /**
  * The tables whose writes do not move the API's read version (every other table has the
- * `<table>_read_version` trigger; packages/db/test/read-version-triggers.test.ts holds that).
- * None is read by a cached answer: keys are checked on every request and export quotas on every
- * export; the chain tip moves at every poll of the source; the change outbox, the rarity marks and
- * the webhook tables are the writers' and deliveries' bookkeeping; the floor and ranking change
- * logs are read by the live feed, which follows them by its own cursor.
+ * `<table>_read_version` trigger, migration 2026-12-01T1000; packages/db/test/read-version-triggers.test.ts
+ * holds that). None is read by a cached answer: keys are checked on every request and export quotas
+ * on every export; the chain tip moves at every poll of the source; the change outbox and the webhook
+ * tables are the writers' and deliveries' bookkeeping; the counters count themselves.
  */
 export const UNVERSIONED_TABLES: readonly string[] = [
   'api_keys',
   'chain_tip',
   'collection_change_outbox',
-  'collection_floor_changes',
-  'collection_ranking_changes',
-  'collection_rarity_marks',
   'export_usage',
   'kysely_migration',
   'kysely_migration_lock',
+  'read_collection_versions',
   'read_versions',
   'webhook_deliveries',
   'webhook_endpoints',

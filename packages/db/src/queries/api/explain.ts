@@ -9,7 +9,17 @@ import type { Db } from '../../database';
 interface PlanNode {
   'Node Type'?: string;
   'Relation Name'?: string;
+  'Index Cond'?: string;
+  'Recheck Cond'?: string;
+  Filter?: string;
   Plans?: PlanNode[];
+}
+
+/** One scan of a relation in a plan: which relation, and the conditions the scan itself applies. */
+export interface RelationScan {
+  relation: string;
+  /** Index, recheck and filter conditions, as EXPLAIN prints them. */
+  conditions: string[];
 }
 
 /** EXPLAIN (FORMAT JSON) of a compiled statement with its parameters; the root plan node. */
@@ -31,6 +41,25 @@ export function seqScannedRelations(plan: PlanNode): string[] {
   const found: string[] = [];
   const visit = (node: PlanNode) => {
     if (node['Node Type'] === 'Seq Scan' && node['Relation Name']) found.push(node['Relation Name']);
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  visit(plan);
+  return found;
+}
+
+/**
+ * Every scan of a relation in the plan (init plans, sub plans and CTEs included: they are child
+ * nodes), so that a test can compare what a statement reads with what its caller declared.
+ */
+export function relationScans(plan: PlanNode): RelationScan[] {
+  const found: RelationScan[] = [];
+  const visit = (node: PlanNode) => {
+    if (node['Relation Name']) {
+      const conditions = [node['Index Cond'], node['Recheck Cond'], node.Filter].filter(
+        (c): c is string => c !== undefined,
+      );
+      found.push({ relation: node['Relation Name'], conditions });
+    }
     for (const child of node.Plans ?? []) visit(child);
   };
   visit(plan);

@@ -288,7 +288,9 @@ export function listingsOfCollections(
               SELECT * FROM listings l WHERE l.status = 'active' AND l.collection_id = ${id} AND ${p.after()}
                ORDER BY ${p.order} LIMIT ${p.reach}`,
           )} l
-          LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
+          -- The token's own collection, always the listing's: stated so that the statement reads
+          -- tokens by collection, and the page's cache key needs only its collections' counters.
+          LEFT JOIN tokens t ON t.token_data_id = l.token_data_id AND t.collection_id = l.collection_id
          ORDER BY ${p.order} ${p.window}`,
       count: countListings(
         sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIdArray(collections)}))`,

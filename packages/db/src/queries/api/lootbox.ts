@@ -331,7 +331,9 @@ export function raritiesOfCollections(
                 FROM token_rarity r WHERE r.collection_id = ${id} AND ${p.after()}
                ORDER BY ${p.order} LIMIT ${p.reach}`,
           )} r ORDER BY ${p.order} ${p.window}) r
-          LEFT JOIN tokens t ON t.token_data_id = r.token_data_id
+          -- The token's own collection, always its rarity row's: stated so that the statement reads
+          -- tokens by collection, and the page's cache key needs only its collections' counters.
+          LEFT JOIN tokens t ON t.token_data_id = r.token_data_id AND t.collection_id = r.collection_id
          ORDER BY ${p.order}`,
       count: sql`SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIdArray(collections)})`,
       map: (r) => ({

@@ -60,6 +60,12 @@ export async function rebuildTokenRarity(trx: Db, ids: readonly string[], comput
   // The statement triggers did not see the bulk insert: an empty statement fires them once (the
   // API's cached answers are keyed by them), and the planner gets the new table's statistics.
   await sql.raw(`DELETE FROM ${TABLE} WHERE false`).execute(trx);
+  // Nor the per-collection counters (migration 2026-12-01T1000): the collections recomputed are
+  // the ones whose rows changed (with those of the ranked rows, should a token have moved); the
+  // other collections' rows were copied as they were.
+  await sql`SELECT bump_collection_versions(${TABLE}, ${ids}::text[] || ARRAY(SELECT DISTINCT collection_id FROM rarity_ranked))`.execute(
+    trx,
+  );
   await sql.raw(`ANALYZE ${TABLE}`).execute(trx);
 }
 

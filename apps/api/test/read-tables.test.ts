@@ -1,0 +1,166 @@
+import { type Db, explainPlan, type RelationScan, relationScans, sql } from '@mdq/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cachedRoutes, type ReadCacheConfig } from '../src/plugins/response-cache';
+import { BUYER, CACHED, COLLECTION, CREATOR, OWNER, seedCachedRoutes, TOKEN } from './support/cached-routes';
+import { type ApiHarness, createHarness } from './support/fixtures';
+
+/*
+ * A cached answer is keyed by the write counters of the tables its route declares
+ * (`config.readCache`): a table the route reads but does not name would let a write to it go
+ * unnoticed, and the cache serve a stale body. Every cached route is asked here with data for each
+ * of its statements; the app reads through a Kysely instance that records each statement (as the
+ * index-plans test does), and each statement's plan (EXPLAIN, its own parameters) names the
+ * relations it reads: they must all be declared.
+ */
+
+const enc = encodeURIComponent;
+/** Every route of CACHED, and the other forms of a route that run other statements. */
+const URLS = [
+  ...CACHED,
+  `/token-balances?address=${OWNER}&greaterThanZeroBalance=true&serviceInfo=true&collection=Cats`,
+  `/token-balances?address=${OWNER}&creator=${CREATOR}`,
+  '/market/listings-by-collection?lootboxId=7',
+  '/market/bids-by-collection?lootboxId=7',
+  '/market/listing-cards?minPrice=1&maxPrice=1000',
+  `/market/listing-cards?collectionName=Cats&creatorAddress=${CREATOR}`,
+  '/market/listing-cards?search=cat',
+  '/market/listing-cards?byPopular=true',
+  '/market/total-listing-cards?search=cat&minPrice=1',
+  `/market/total-listing-cards?collectionName=Cats&creatorAddress=${CREATOR}`,
+  `/token/traits?creator=${CREATOR}&collection=Cats&tokenName=${enc('Cat #1')}`,
+  '/rankings/top-collections?page=1&limit=1',
+  '/rankings/trending-collections?includeFlagged=true',
+  '/rankings/by-upcoming',
+  `/lootbox-revenue?creator=${CREATOR}&collection=Cats&timeframe=24h`,
+  `/lootbox-revenue?creator=${CREATOR}&collection=Cats&timeframe=30d`,
+  `/lootbox-revenue?creator=${CREATOR}&collection=Cats&timeframe=all`,
+  `/user/inventory-history-data?address=${OWNER}&range=24h`,
+  `/user/inventory-history-data?address=${OWNER}&range=30d`,
+];
+
+/** The route (its full URL, as registered) a request path is answered by. */
+function routeOf(routes: ReadonlyMap<string, ReadCacheConfig>, path: string): [string, ReadCacheConfig] {
+  const url = `/local/api${path.split('?')[0]}`;
+  const config = routes.get(url);
+  if (!config) throw new Error(`${path}: no cached route ${url}`);
+  return [url, config];
+}
+
+/** The relations of `scans` that `config` does not name: what the test reports. */
+function undeclared(scans: readonly RelationScan[], config: ReadCacheConfig): string[] {
+  const declared = new Set<string>(config.tables);
+  return [...new Set(scans.map((s) => s.relation))].filter((r) => !declared.has(r)).sort();
+}
+
+/**
+ * Scans of a collection-scoped table that do not read it by `collection_id` (or, for
+ * `collections`, by the (creator, name) pair the key also counts): those rows could belong to
+ * another collection, whose writes the page's key does not see. `collection_id = x` is the pair's
+ * ids (`per_collection.id`, `ANY($n)`) or the collection of a row of the page's other scoped reads
+ * (`r.collection_id`): what the route's SQL states, which a reviewer of the SQL confirms.
+ */
+function unscopedScans(scans: readonly RelationScan[], config: ReadCacheConfig): RelationScan[] {
+  const scoped = new Set<string>(config.collection?.tables ?? []);
+  return scans.filter(
+    (s) =>
+      scoped.has(s.relation) &&
+      !s.conditions.some(
+        (c) =>
+          /\bcollection_id\s*=/.test(c) ||
+          (s.relation === 'collections' && /creator_address\s*=/.test(c) && /collection_name\s*=/.test(c)),
+      ),
+  );
+}
+
+describe('cached routes declare every table they read', () => {
+  let h: ApiHarness;
+  const captured: { sql: string; parameters: readonly unknown[] }[] = [];
+
+  beforeAll(async () => {
+    h = await createHarness({
+      readDb: (db: Db) => {
+        const executor = db.getExecutor();
+        return db.withPlugin({
+          transformQuery(args) {
+            captured.push(executor.compileQuery(args.node, args.queryId));
+            return args.node;
+          },
+          transformResult: async (args) => args.result,
+        });
+      },
+    });
+    await seedCachedRoutes(h);
+    await h.fx.collectionOffer({ id: 'c1', collectionId: COLLECTION, buyer: BUYER, price: '70', version: 3 });
+    await h.fx.tokenOffer({
+      id: 'o2',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      buyer: OWNER,
+      price: '60',
+      version: 3,
+    });
+  });
+  afterAll(() => h?.close());
+
+  /** The scans of every statement the route ran for `path` (not the read-state reading: the cache's own). */
+  const scansOf = async (path: string): Promise<RelationScan[]> => {
+    captured.length = 0;
+    const response = await h.get(path);
+    expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
+    const statements = captured.splice(0).filter((s) => !s.sql.includes('read_versions'));
+    expect(statements.length, path).toBeGreaterThan(0);
+    const scans: RelationScan[] = [];
+    for (const statement of statements) {
+      // Nested loops only: each scan then carries its own join conditions (a hash join keeps them
+      // on the join node), as the indexed plans of a loaded database do.
+      const plan = await h.test.db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL enable_hashjoin = off`.execute(trx);
+        await sql`SET LOCAL enable_mergejoin = off`.execute(trx);
+        return explainPlan(trx, statement.sql, statement.parameters);
+      });
+      scans.push(...relationScans(plan));
+    }
+    return scans;
+  };
+
+  it.each(URLS)('%s', async (path) => {
+    const [, config] = routeOf(cachedRoutes(h.app), path);
+    const scans = await scansOf(path);
+    if (process.env['DUMP_SCANS']) console.log('SCANS', JSON.stringify({ path, scans }));
+    expect(undeclared(scans, config), 'read but not in readCache.tables').toEqual([]);
+    if (config.collection && path.includes('creator=') && path.includes('collection=')) {
+      expect(unscopedScans(scans, config), 'read by other than the collection').toEqual([]);
+    }
+  });
+
+  it('asks every cached route', () => {
+    const asked = new Set(URLS.map((path) => routeOf(cachedRoutes(h.app), path)[0]));
+    const routes = [...cachedRoutes(h.app).keys()].filter((url) => url.startsWith('/local/api/'));
+    expect(routes.length).toBeGreaterThanOrEqual(26);
+    expect(routes.filter((url) => !asked.has(url))).toEqual([]);
+  });
+
+  it('fails a route whose declaration leaves out a table it reads', async () => {
+    // Not asked before: a miss, so the route runs its statements.
+    const path = `/tokens-by-collection?creator=${CREATOR}&collection=Cats&limit=7`;
+    const [, config] = routeOf(cachedRoutes(h.app), path);
+    const scans = await scansOf(path);
+    const without = { ...config, tables: config.tables.filter((t) => t !== 'tokens') };
+    expect(undeclared(scans, without)).toEqual(['tokens']);
+  });
+
+  it('every declared table has a write counter, and every collection-scoped one its per-collection counter', async () => {
+    const { rows } = await sql<{ name: string }>`
+      SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal`.execute(h.test.db);
+    const triggers = new Set(rows.map((r) => r.name));
+    for (const [url, config] of cachedRoutes(h.app)) {
+      for (const table of config.tables)
+        expect(triggers.has(`${table}_read_version`), `${url}: ${table}`).toBe(true);
+      for (const table of config.collection?.tables ?? []) {
+        for (const op of ['insert', 'update', 'delete', 'truncate']) {
+          expect(triggers.has(`${table}_collection_version_${op}`), `${url}: ${table} ${op}`).toBe(true);
+        }
+      }
+    }
+  });
+});

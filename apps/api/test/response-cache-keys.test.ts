@@ -1,0 +1,269 @@
+import { type Db, sql } from '@mdq/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUYER, CACHED, COLLECTION, CREATOR, OWNER, seedCachedRoutes, TOKEN } from './support/cached-routes';
+import { type ApiHarness, addr, createHarness } from './support/fixtures';
+
+/*
+ * The response cache keys each answer by the write counters of the tables its route reads, and a
+ * collection page by its collection's counters: a write retires exactly the answers that read what
+ * it wrote. `x-mdq-cache` says whether the route ran (`miss`) or the body came from the cache (`hit`).
+ */
+
+const cacheOf = async (h: ApiHarness, url: string) => {
+  const response = await h.get(url);
+  expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+  return { state: String(response.headers['x-mdq-cache']), body: response.body };
+};
+
+/** Asks every URL until it is a hit (the first answer is a miss that stores it). */
+async function warm(h: ApiHarness, urls: readonly string[]): Promise<Map<string, string>> {
+  const bodies = new Map<string, string>();
+  for (const url of urls) {
+    await cacheOf(h, url);
+    const again = await cacheOf(h, url);
+    expect(again.state, url).toBe('hit');
+    bodies.set(url, again.body);
+  }
+  return bodies;
+}
+
+/** The URLs of `urls` whose next answer is a miss. */
+async function missed(h: ApiHarness, urls: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const url of urls) if ((await cacheOf(h, url)).state === 'miss') out.push(url);
+  return out;
+}
+
+const path = (url: string) => url.split('?')[0];
+
+describe('per-table keys: a write retires exactly the answers that read its table', () => {
+  let h: ApiHarness;
+  beforeAll(async () => {
+    h = await createHarness();
+    await seedCachedRoutes(h);
+  });
+  afterAll(() => h?.close());
+
+  it('a token transfer (token_activities) retires the token timelines only', async () => {
+    await warm(h, CACHED);
+    const before = await cacheOf(h, `/market/token-history-by-tokenId?tokenId=${TOKEN}`);
+    await h.fx.tokenActivity({
+      version: 5,
+      kind: 'transfer',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      from: OWNER,
+      to: BUYER,
+    });
+    expect((await missed(h, CACHED)).map(path).sort()).toEqual([
+      '/market/token-history-by-tokenId',
+      '/token/activity',
+    ]);
+    // And the new answer has the transfer: never the stale body.
+    const after = await cacheOf(h, `/market/token-history-by-tokenId?tokenId=${TOKEN}`);
+    expect(after.state).toBe('hit');
+    expect(after.body).not.toBe(before.body);
+    expect(after.body).toContain('"transfer"');
+  });
+
+  it('a ranking run (ranking_snapshots) retires the rankings and the listing cards only', async () => {
+    await warm(h, CACHED);
+    await h.test.db.deleteFrom('ranking_snapshots').where('ranking', '=', 'top').execute();
+    expect((await missed(h, CACHED)).map(path).sort()).toEqual([
+      '/market/listing-cards',
+      '/rankings/daily-picks',
+      '/rankings/top-collections',
+      '/rankings/trending-collections',
+    ]);
+    const top = await cacheOf(h, '/rankings/top-collections');
+    expect((JSON.parse(top.body) as { data: unknown[] }).data).toEqual([]);
+  });
+
+  it('a write to a table no cached route reads retires nothing', async () => {
+    await warm(h, CACHED);
+    await h.test.db
+      .insertInto('user_inventory_snapshots')
+      .values({ owner_address: OWNER, snapshot_at: '2026-06-01T00:00:00Z', token_count: 1, floor_value: '0' })
+      .execute();
+    expect(await missed(h, CACHED)).toEqual([]);
+  });
+});
+
+describe('per-collection keys: a sale in one collection leaves the other collections cached', () => {
+  const DOGS = addr(0x200);
+  const DOG = addr(0x2001);
+  const pages = (name: string) => [
+    `/tokens-by-collection?creator=${CREATOR}&collection=${name}`,
+    `/market/listings-by-collection?creator=${CREATOR}&collection=${name}`,
+    `/market/bids-by-collection?creator=${CREATOR}&collection=${name}`,
+    `/rarities-by-collection?creator=${CREATOR}&collection=${name}`,
+  ];
+  let h: ApiHarness;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    await seedCachedRoutes(h);
+    await h.fx.collection({ id: DOGS, creator: CREATOR, name: 'Dogs' });
+    await h.fx.token({ id: DOG, collectionId: DOGS, creator: CREATOR, collection: 'Dogs', name: 'Dog #1' });
+    await h.fx.ownership({ tokenId: DOG, owner: OWNER, collectionId: DOGS });
+    await h.fx.listing({
+      id: 'd1',
+      tokenId: DOG,
+      tokenName: 'Dog #1',
+      collectionId: DOGS,
+      collection: 'Dogs',
+      creator: CREATOR,
+      seller: OWNER,
+      price: '300',
+      version: 4,
+    });
+  });
+  afterAll(() => h?.close());
+
+  it('a sale of a Cat retires the Cats pages that read what it wrote and no Dogs page', async () => {
+    await warm(h, [...pages('Cats'), ...pages('Dogs')]);
+    // The indexer's sale: the listing closes, the fill is recorded, the token changes hands, and
+    // the collection's owner count moves, in one transaction.
+    await h.test.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('listings')
+        .set({ status: 'sold', buyer: BUYER, closed_at: '2026-11-01T00:01:00Z' })
+        .where('listing_id', '=', 'l1')
+        .execute();
+      await trx
+        .updateTable('token_ownerships')
+        .set({ owner_address: BUYER })
+        .where('token_data_id', '=', TOKEN)
+        .execute();
+      await trx
+        .updateTable('collections')
+        .set({ owner_count: 1 })
+        .where('collection_id', '=', COLLECTION)
+        .execute();
+      await sql`UPDATE indexer_checkpoints SET last_version = 6`.execute(trx);
+    });
+    // Every Cats page reads `collections` (its pair's rows): all of them retire; no Dogs page does.
+    expect(await missed(h, pages('Dogs'))).toEqual([]);
+    expect(await missed(h, pages('Cats'))).toEqual(pages('Cats'));
+    const listings = await cacheOf(h, pages('Cats')[1] ?? '');
+    expect((JSON.parse(listings.body) as { data: unknown[] }).data).toEqual([]);
+  });
+
+  it('a new Dogs listing retires the Dogs listings page, and no Cats page', async () => {
+    await warm(h, [...pages('Cats'), ...pages('Dogs')]);
+    await h.fx.listing({
+      id: 'd2',
+      tokenId: DOG,
+      tokenName: 'Dog #1',
+      collectionId: DOGS,
+      collection: 'Dogs',
+      creator: CREATOR,
+      seller: OWNER,
+      price: '250',
+      version: 7,
+    });
+    expect(await missed(h, pages('Cats'))).toEqual([]);
+    expect(await missed(h, pages('Dogs'))).toEqual([pages('Dogs')[1]]);
+    const listings = await cacheOf(h, pages('Dogs')[1] ?? '');
+    expect(listings.body).toContain('"250"');
+  });
+
+  it('a mint in Dogs retires the Dogs pages that read tokens, and no Cats page', async () => {
+    await warm(h, [...pages('Cats'), ...pages('Dogs')]);
+    await h.fx.token({
+      id: addr(0x2002),
+      collectionId: DOGS,
+      creator: CREATOR,
+      collection: 'Dogs',
+      name: 'Dog #3',
+    });
+    expect(await missed(h, pages('Cats'))).toEqual([]);
+    // Bids read no token.
+    expect(await missed(h, pages('Dogs'))).toEqual([pages('Dogs')[0], pages('Dogs')[1], pages('Dogs')[3]]);
+    expect((await cacheOf(h, pages('Dogs')[0] ?? '')).body).toContain('Dog #3');
+  });
+
+  it('never stale: a collection that takes the pair joins its page at once, though no row of the others changed', async () => {
+    await warm(h, pages('Dogs'));
+    const other = addr(0x300);
+    await h.fx.collection({ id: other, creator: CREATOR, name: 'Dogs', standard: 'v1' });
+    await h.fx.token({
+      id: addr(0x3001),
+      collectionId: other,
+      creator: CREATOR,
+      collection: 'Dogs',
+      name: 'Dog #2',
+    });
+    const tokens = await cacheOf(h, pages('Dogs')[0] ?? '');
+    expect(tokens.state).toBe('miss');
+    expect(tokens.body).toContain('Dog #2');
+    expect(tokens.body).toContain('Dog #1');
+    expect((await cacheOf(h, pages('Dogs')[0] ?? '')).state).toBe('hit');
+    // And leaves it at once when it takes another name: the ids are those of the warm key again,
+    // and none of their rows changed; the pair's own counter moved.
+    await h.test.db
+      .updateTable('collections')
+      .set({ collection_name: 'Wolves' })
+      .where('collection_id', '=', other)
+      .execute();
+    const left = await cacheOf(h, pages('Dogs')[0] ?? '');
+    expect(left.state).toBe('miss');
+    expect(left.body).not.toContain('Dog #2');
+    expect(left.body).toContain('Dog #1');
+  });
+
+  it('TRUNCATE retires every collection page of the table', async () => {
+    await warm(h, [...pages('Cats'), ...pages('Dogs')]);
+    await sql`TRUNCATE token_offers`.execute(h.test.db);
+    expect(await missed(h, [...pages('Cats'), ...pages('Dogs')])).toEqual([
+      pages('Cats')[2],
+      pages('Dogs')[2],
+    ]);
+  });
+});
+
+describe('single-flight: concurrent identical misses run the route once', () => {
+  let h: ApiHarness;
+  /** Statements the routes ran (the read-state readings, the cache's own, not counted). */
+  let statements = 0;
+
+  beforeAll(async () => {
+    h = await createHarness({
+      readDb: (db: Db) =>
+        db.withPlugin({
+          transformQuery(args) {
+            const text = db.getExecutor().compileQuery(args.node, args.queryId).sql;
+            if (!text.includes('read_versions')) statements++;
+            return args.node;
+          },
+          transformResult: async (args) => args.result,
+        }),
+    });
+    await seedCachedRoutes(h);
+  });
+  afterAll(() => h?.close());
+
+  it('100 concurrent requests of one uncached URL: one run of its statements, one body', async () => {
+    const base = `/tokens-by-collection?creator=${CREATOR}&collection=Cats`;
+    // What one run of the route costs, asked once on a URL of its own (after a first request: the
+    // process's first one also reads what it keeps for the next ones).
+    await cacheOf(h, `${base}&limit=2`);
+    statements = 0;
+    expect((await cacheOf(h, `${base}&limit=3`)).state).toBe('miss');
+    const once = statements;
+    expect(once).toBeGreaterThan(0);
+
+    statements = 0;
+    const answers = await Promise.all(Array.from({ length: 100 }, () => h.get(`${base}&limit=4`)));
+    expect(statements).toBe(once);
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expect(answers.filter((a) => a.headers['x-mdq-cache'] === 'miss')).toHaveLength(1);
+  });
+
+  it('waiters of a miss that fails run the route themselves (and answer alike)', async () => {
+    const url = `/tokens-by-collection?creator=${CREATOR}&collection=Nope`;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => h.get(url)));
+    expect(answers.map((a) => a.statusCode)).toEqual([404, 404, 404, 404, 404]);
+  });
+});
