@@ -5,7 +5,13 @@ import { writeBurns } from './burns';
 import { writeCollections } from './collections';
 import { writeFloorChanges } from './floor-changes';
 import { refreshLootboxCounters, writeLootboxes } from './lootbox';
-import { writeCollectionOffers, writeListings, writeMarketActivities, writeTokenOffers } from './market';
+import {
+  priceSalesFromListings,
+  writeCollectionOffers,
+  writeListings,
+  writeMarketActivities,
+  writeTokenOffers,
+} from './market';
 import { applyOwnerCountDeltas, holdings, pairsAffected, recountOwners } from './owner-counts';
 import { resolveOwners, writeOwnerships, writePendingClaims, writeTableHandles } from './ownerships';
 import { writeCollectionPlaceholders, writeTokenPlaceholders } from './placeholders';
@@ -83,6 +89,7 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
     // Before the listings: the floors replay the batch from the stored listings.
     rows += await step('floor changes', () => writeFloorChanges(trx, batch));
     rows += await step('listings', () => writeListings(trx, batch));
+    rows += await step('listings', () => priceSalesFromListings(trx, batch));
     rows += await step('offers', () => writeTokenOffers(trx, batch));
     rows += await step('offers', () => writeCollectionOffers(trx, batch));
     rows += await step('burns', () => writeBurns(trx, batch));
