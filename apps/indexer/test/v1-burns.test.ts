@@ -212,5 +212,17 @@ describe('v1 burns through the indexer (hand-built)', () => {
     chain.push(tx(13, [burnEvent(BOB, 'Ruby', 1)], [tokenStore(BOB), balance(BOB, 'Ruby', 0)]));
     await index(test, chain);
     expect(await burnedState(test, [ruby])).toEqual({ [ruby]: true });
+
+    // Opal's TokenData was deleted: its creator makes it again under the same name and mints it
+    // (same token data id): it is live again.
+    chain.push(
+      tx(
+        14,
+        [{ type: '0x3::token::Mint', data: { creator: CREATOR, id: dataIdOf('Opal'), amount: '1' } }],
+        [tokenStore(ALICE), tokenData('Opal', 1, 1), balance(ALICE, 'Opal', 1)],
+      ),
+    );
+    await index(test, chain);
+    expect(await burnedState(test, [opal, ruby])).toEqual({ [opal]: false, [ruby]: true });
   });
 });

@@ -7,9 +7,29 @@ import type { IngestBatch } from './types';
  * Marks burned tokens. `burnedTokens` are gone for good (a v2 object deleted or soft-burned, a v1
  * TokenData deleted); a v1 burn that left the TokenData (untracked supply, or copies left) marks
  * the token only when no positive balance of it remains once this batch's balances are written.
+ * A v1 token data burned for good can be created and minted again under the same name (same id):
+ * a later mint makes it live again (first, so a burn after it in the batch still counts).
  */
 export async function writeBurns(db: Db, batch: IngestBatch): Promise<number> {
-  return (await writeGoneTokens(db, batch)) + (await writeV1BurnsUnlessHeld(db, batch));
+  const revived = await reviveV1Mints(db, batch);
+  return revived + (await writeGoneTokens(db, batch)) + (await writeV1BurnsUnlessHeld(db, batch));
+}
+
+async function reviveV1Mints(db: Db, batch: IngestBatch): Promise<number> {
+  const mints = lastByKey(
+    batch.tokenActivities.filter((a) => a.kind === 'mint' && a.token_standard === 'v1'),
+    (a) => a.token_data_id,
+  );
+  if (mints.length === 0) return 0;
+  const tokens = mints.map((m) => m.token_data_id);
+  const versions = mints.map((m) => m.transaction_version);
+  const revived = await sql`
+    UPDATE tokens t SET is_burned = false, last_transaction_version = GREATEST(t.last_transaction_version, n.version)
+    FROM unnest(${tokens}::text[], ${versions}::bigint[]) AS n(token, version)
+    WHERE t.token_data_id = n.token AND t.is_burned AND t.token_standard = 'v1'
+      AND t.last_transaction_version <= n.version AND t.token_data_id = ANY(${tokens}::text[])
+  `.execute(db);
+  return Number(revived.numAffectedRows ?? 0);
 }
 
 async function writeV1BurnsUnlessHeld(db: Db, batch: IngestBatch): Promise<number> {
