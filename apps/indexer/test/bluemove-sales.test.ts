@@ -15,7 +15,7 @@ import { createDecoder, memorySource, runIndexer } from '../src/index';
  * Bluemove's `marketplaceV2::BuyEvent { id, buyer_address }` names neither price nor seller (the
  * official legacy nft_orderbooks processor takes both from the listing it stored). mdq stores the
  * sale at the price and with the seller of the listing it closes, whether the listing was placed in
- * an earlier batch or in the same one. Event shapes: see packages/chain/test/bluemove-topaz.test.ts.
+ * an earlier batch or in the same one, and the seller no longer holds the escrowed token. Event shapes: see packages/chain/test/bluemove-topaz.test.ts.
  */
 const decode = createDecoder({
   marketplaceAddress: DEFAULT_MARKETPLACE_ADDRESS,
@@ -124,5 +124,11 @@ describe('Bluemove sales through the indexer', () => {
       { status: 'sold', price: '250000000' },
       { status: 'sold', price: '180000000' },
     ]);
+    // Listed, each token counted for its seller (escrow); sold, the seller holds none of it.
+    const held = await sql<{ amount: string }>`
+      SELECT amount::text FROM token_ownerships WHERE owner_address = ${SELLER} ORDER BY token_data_id`.execute(
+      test.db,
+    );
+    expect(held.rows).toEqual([{ amount: '0' }, { amount: '0' }]);
   });
 });

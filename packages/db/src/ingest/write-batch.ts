@@ -3,6 +3,7 @@ import type { Db } from '../database';
 import { unnestInsert } from './bulk';
 import { writeBurns } from './burns';
 import { writeCollections } from './collections';
+import { escrowReleases } from './escrow-release';
 import { writeFloorChanges } from './floor-changes';
 import { refreshLootboxCounters, writeLootboxes } from './lootbox';
 import {
@@ -68,6 +69,7 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
     rows += await step('tokens', () => writeTokens(trx, batch));
     rows += await step('table handles', () => writeTableHandles(trx, batch));
     const owners = await step('ownerships', () => resolveOwners(trx, batch));
+    owners.rows.push(...(await step('ownerships', () => escrowReleases(trx, batch, owners.rows))));
     const pairs = await step('owner counts', () =>
       pairsAffected(
         trx,
