@@ -165,6 +165,18 @@ describe('metadata crawler on the devnet', () => {
     }
   });
 
+  it('marks the tokens the generator burned, v1 ones included (0x3::token::BurnTokenEvent)', async () => {
+    const { rows } = await sql<{ collection_id: string; burned: number }>`
+      SELECT collection_id, count(*) FILTER (WHERE is_burned)::int AS burned FROM tokens GROUP BY 1`.execute(
+      db,
+    );
+    const stored = new Map(rows.map((r) => [r.collection_id, r.burned]));
+    expect(facts.collections.some((c) => c.standard === 'v1' && c.burned > 0)).toBe(true);
+    for (const c of facts.collections) {
+      expect([c.name, c.standard, stored.get(c.collectionId) ?? 0]).toEqual([c.name, c.standard, c.burned]);
+    }
+  });
+
   it('OpenRarity ranks equal a reference computation over the expected traits', async () => {
     let ranked = 0;
     // Every collection, v1 ones with burned tokens included: a v1 burn leaves the population.
