@@ -21,6 +21,19 @@ describe('devnet → indexer (SDK) → Postgres', () => {
     expect(indexed.stats.failed).toBe(0);
   });
 
+  it('marks the tokens the generator burned, v1 and v2 alike, and no other', async () => {
+    const { rows } = await sql<{ collection_id: string; burned: number }>`
+      SELECT collection_id, count(*) FILTER (WHERE is_burned)::int AS burned FROM tokens GROUP BY 1`.execute(
+      indexed.db,
+    );
+    const stored = new Map(rows.map((r) => [r.collection_id, r.burned]));
+    // This seed burns v2 tokens only; the seed-7 chain of apps/worker/test/metadata-crawl.test.ts burns v1 ones.
+    expect(indexed.facts.collections.some((c) => c.burned > 0)).toBe(true);
+    for (const c of indexed.facts.collections) {
+      expect([c.name, c.standard, stored.get(c.collectionId) ?? 0]).toEqual([c.name, c.standard, c.burned]);
+    }
+  });
+
   it('has every collection with its supply, holders, active listings and floor', async () => {
     const { rows } = await sql<{
       collection_id: string;

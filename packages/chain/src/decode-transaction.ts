@@ -7,6 +7,7 @@ import { isSaleKind } from './market-kinds';
 import type { MarketplaceConfig } from './marketplaces/config';
 import { compileMarketplaces, decodeMarketEvents, type MarketplaceIndex } from './marketplaces/engine';
 import { decodeV1Events } from './token-v1/activities';
+import { decodeV1Burns } from './token-v1/burns';
 import { applyV1ListingEscrow } from './token-v1/listing-escrow';
 import { decodeV1Tables } from './token-v1/table-state';
 import { decodeV2Activities } from './token-v2/activities';
@@ -82,7 +83,9 @@ export function decodeTransaction(tx: AptosTransaction, options: DecodeOptions):
   );
   decoded.ownerships = applyV1ListingEscrow(decoded.ownerships, decoded.marketActivities, view.version);
   decoded.lootbox = decodeLootboxEvents(view, normalizeAddress(options.lootboxAddress));
-  decoded.burnedTokens = [...tokenSet.burned];
+  const v1Burns = decodeV1Burns(view, v1Events.activities);
+  decoded.burnedTokens = [...tokenSet.burned, ...v1Burns.gone];
+  if (v1Burns.unlessHeld.length > 0) decoded.v1BurnedUnlessHeld = v1Burns.unlessHeld;
   return decoded;
 }
 

@@ -186,6 +186,11 @@ export interface MarketActivityFact extends EventRef {
    * transaction (a wash-trade signal; see coin-flows.ts). Absent otherwise.
    */
   sellerFunded?: true;
+  /**
+   * Added (optional): the sale event named no price (`price` is '0' here); the indexer stores it at
+   * the price, and with the seller, of the listing it closes (MarketEventConfig.priceFromListing).
+   */
+  priceFromListing?: true;
 }
 
 export interface LootboxTier {
@@ -238,6 +243,14 @@ export interface DecodedTransaction {
   pendingClaims: PendingClaimFact[];
   marketActivities: MarketActivityFact[];
   lootbox: LootboxFact[];
-  /** v2 token objects deleted or soft-burned in this transaction. */
+  /**
+   * Tokens this transaction burned for good: v2 token objects deleted or soft-burned, and v1 token
+   * data whose TokenData the burn deleted (its supply reached 0).
+   */
   burnedTokens: string[];
+  /**
+   * Added (optional), v1 only: token data a burn event named whose TokenData stayed (untracked
+   * supply, or copies left). The indexer marks them burned when no positive balance remains.
+   */
+  v1BurnedUnlessHeld?: string[];
 }

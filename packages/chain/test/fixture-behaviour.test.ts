@@ -72,6 +72,18 @@ describe.skipIf(NO_FIXTURES)('fixture behaviour beyond the official rows', () =>
     expect(decoded.tokenActivities.filter((fact) => fact.kind === 'mint')).toHaveLength(6);
   });
 
+  it('names the v1 token a BurnTokenEvent burned, its balance 0 (11648867)', () => {
+    // The official processor's rows for this transaction (token_activities_v2, current_token_ownerships_v2):
+    // the burned Apter Coupon, whose TokenData the transaction does not touch (untracked supply).
+    const coupon = '0xedaa0ae425fc01fc52c0873e837713d3ab35009ed423ddad11fb2da06262e8fa';
+    const decoded = decode('11648867');
+    expect(decoded.burnedTokens).toEqual([]);
+    expect(decoded.v1BurnedUnlessHeld).toEqual([coupon]);
+    expect(
+      decoded.ownerships.filter((fact) => fact.tokenDataId === coupon).map((fact) => fact.amount),
+    ).toEqual(['0']);
+  });
+
   it('decodes v1 default properties of ANS names (2080538)', () => {
     const tokens = decode('2080538').tokens;
     expect(tokens.length).toBeGreaterThan(0);

@@ -241,7 +241,8 @@ describe('marketplaces are configuration', () => {
   });
 
   it('compiles every built-in config', () => {
-    // Six venues of nine event types each, and Souffl3's three.
-    expect(compileMarketplaces(builtinMarketplaces()).size).toBe(6 * 9 + 3);
+    // Six venues of nine event types each, Topaz again at its second address (nine), Souffl3's
+    // three and Bluemove's ten.
+    expect(compileMarketplaces(builtinMarketplaces()).size).toBe(7 * 9 + 3 + 10);
   });
 });

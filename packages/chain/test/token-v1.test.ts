@@ -133,3 +133,53 @@ describe('token v1 module events and table items (hand-built)', () => {
     ]);
   });
 });
+
+/*
+ * `0x3::token::burn` (aptos-token/sources/token.move): withdraws the copies, emits the burn event
+ * (`Burn { account, id, amount }` after the module-event migration), and when the token data
+ * tracks its supply (maximum > 0) and the supply reaches 0, removes the TokenData table item.
+ */
+describe('token v1 burns (hand-built, shaped as token.move writes them)', () => {
+  const burnEvent = (type: string) =>
+    moduleEvent(
+      type,
+      type === '0x3::token::Burn'
+        ? { account: '0xb0', id: tokenId, amount: '1' }
+        : { id: tokenId, amount: '1' },
+    );
+  const deleteTokenData = {
+    type: 'delete_table_item',
+    handle: '0x7d',
+    key: '0x00',
+    state_key_hash: '0x0',
+    data: { key: dataId, key_type: '0x3::token::TokenDataId' },
+  };
+  const catId = v1TokenDataId('0xc4', 'Cats', 'Cat #1');
+
+  it('a burn that deletes the TokenData burns the token for good', () => {
+    for (const type of ['0x3::token::Burn', '0x3::token::BurnToken']) {
+      const decoded = decodeTransaction(userTransaction([burnEvent(type)], [deleteTokenData]), options);
+      expect([type, decoded.burnedTokens, decoded.v1BurnedUnlessHeld]).toEqual([type, [catId], undefined]);
+      expect(decoded.tokenActivities).toEqual([
+        expect.objectContaining({ kind: 'burn', tokenDataId: catId, eventType: type, amount: '1' }),
+      ]);
+    }
+    const burn = decodeTransaction(
+      userTransaction([burnEvent('0x3::token::Burn')], [deleteTokenData]),
+      options,
+    );
+    expect(burn.tokenActivities[0]?.fromAddress).toBe(long('0xb0'));
+  });
+
+  it('a burn that leaves the TokenData (untracked supply) leaves the verdict to the balances', () => {
+    const decoded = decodeTransaction(userTransaction([burnEvent('0x3::token::Burn')]), options);
+    expect(decoded.burnedTokens).toEqual([]);
+    expect(decoded.v1BurnedUnlessHeld).toEqual([catId]);
+  });
+
+  it('a TokenData deleted without a burn event is not a burn', () => {
+    const decoded = decodeTransaction(userTransaction([], [deleteTokenData]), options);
+    expect(decoded.burnedTokens).toEqual([]);
+    expect(decoded.v1BurnedUnlessHeld).toBeUndefined();
+  });
+});

@@ -15,6 +15,11 @@ export interface MarketplaceConfig {
 export interface MarketEventConfig {
   kind: MarketKind;
   fields: MarketFieldSources;
+  /**
+   * A sale event that names no price (Bluemove's `BuyEvent`): the sale is stored at the price of
+   * the listing it closes (and with its seller), as the indexer has it. Fill-listing events only.
+   */
+  priceFromListing?: true;
 }
 
 export type MarketField =

@@ -16,6 +16,7 @@ interface CompiledEvent {
   marketplace: string;
   kind: MarketEventConfig['kind'];
   fields: [MarketField, CompiledSource[]][];
+  priceFromListing: boolean;
 }
 
 /** Event type key → how to read it. Built once per decoder configuration; bad paths throw here. */
@@ -35,7 +36,14 @@ export function compileMarketplaces(configs: readonly MarketplaceConfig[]): Mark
           return [field as MarketField, list.map(compileSource)];
         },
       );
-      index.set(key, { marketplace: config.name, kind: eventConfig.kind, fields });
+      if (eventConfig.priceFromListing && eventConfig.kind !== 'fill_listing')
+        throw new Error(`event ${type}: priceFromListing is for fill_listing events only`);
+      index.set(key, {
+        marketplace: config.name,
+        kind: eventConfig.kind,
+        fields,
+        priceFromListing: eventConfig.priceFromListing === true,
+      });
     }
   }
   return index;
@@ -88,7 +96,10 @@ function decodeMarketEvent(
     const value = values.get(field);
     if (value !== undefined && isAddress(value)) values.set(field, normalizeAddress(value));
   }
-  const price = values.get('price');
+  const named = values.get('price');
+  // The listing's price stands in for a sale that names none (filled in by the indexer's writer).
+  const fromListing = named === undefined && compiled.priceFromListing;
+  const price = fromListing ? '0' : named;
   // A price is what makes a market event usable; an event shaped differently than its config says is skipped.
   if (price === undefined || !/^\d+$/.test(price)) return null;
   const get = (field: MarketField): string | null => values.get(field) ?? null;
@@ -118,6 +129,7 @@ function decodeMarketEvent(
     expirationTimeUs: get('expirationTimeUs'),
     remainingTokenAmount: get('remainingTokenAmount'),
   };
+  if (fromListing) fact.priceFromListing = true;
   enrich(fact, writeSet);
   return fact;
 }

@@ -60,20 +60,28 @@ const V1_EVENTS = new Map<string, V1EventSpec>([
     actor: 'from',
     accountField: 'account',
   }),
-  ...spec(['0x3::token::BurnTokenEvent', '0x3::token::Burn'], {
+  // `BurnToken` is the deprecated module-event twin (no account field): decoded all the same.
+  ...spec(['0x3::token::BurnTokenEvent', '0x3::token::Burn', '0x3::token::BurnToken'], {
     kind: 'burn',
     idField: 'id',
     idIsTokenDataId: false,
     actor: 'from',
     accountField: 'account',
   }),
-  ...spec(['0x3::token::MutateTokenPropertyMapEvent', '0x3::token::MutatePropertyMap'], {
-    kind: 'mutate',
-    idField: 'new_id',
-    idIsTokenDataId: false,
-    actor: 'from',
-    accountField: 'account',
-  }),
+  ...spec(
+    [
+      '0x3::token::MutateTokenPropertyMapEvent',
+      '0x3::token::MutatePropertyMap',
+      '0x3::token::MutateTokenPropertyMap',
+    ],
+    {
+      kind: 'mutate',
+      idField: 'new_id',
+      idIsTokenDataId: false,
+      actor: 'from',
+      accountField: 'account',
+    },
+  ),
   ...spec(['0x3::token_transfers::TokenOfferEvent', '0x3::token_transfers::Offer'], {
     kind: 'offer',
     idField: 'token_id',

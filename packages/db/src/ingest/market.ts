@@ -46,6 +46,23 @@ export async function writeMarketActivities(db: Db, batch: IngestBatch): Promise
   );
 }
 
+/**
+ * A sale whose event named no price (Bluemove's BuyEvent) takes the price, and the seller if it
+ * named none, of the listing it closed. Runs after the listings are written, so a listing placed
+ * earlier in the same batch counts; a listing mdq never saw leaves the sale at 0.
+ */
+export async function priceSalesFromListings(db: Db, batch: IngestBatch): Promise<number> {
+  if (batch.salesAtListedPrice.length === 0) return 0;
+  const versions = batch.salesAtListedPrice.map((s) => s.transaction_version);
+  const indexes = batch.salesAtListedPrice.map((s) => s.event_index);
+  const result = await sql`
+    UPDATE marketplace_activities a SET price = l.price, seller = COALESCE(a.seller, l.seller)
+      FROM unnest(${versions}::bigint[], ${indexes}::int[]) AS n(version, event_index), listings l
+     WHERE a.transaction_version = n.version AND a.event_index = n.event_index
+       AND l.marketplace = a.marketplace AND l.listing_id = a.listing_id`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
 /*
  * Listings and offers arrive already collapsed to their state after the batch. On conflict the
  * status and the closing fields follow the newer version; what only the place event knows

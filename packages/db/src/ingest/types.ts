@@ -155,6 +155,10 @@ export interface IngestBatch {
   lootboxPurchases: LootboxPurchaseRow[];
   lootboxReveals: LootboxRevealRow[];
   burnedTokens: { token_data_id: string; last_transaction_version: number }[];
+  /** v1 token data a burn event named: burned once no positive balance of it remains (see burns.ts). */
+  v1BurnedUnlessHeld: { token_data_id: string; last_transaction_version: number }[];
+  /** Sales whose event named no price: stored at their listing's price and seller (market.ts). */
+  salesAtListedPrice: { transaction_version: number; event_index: number }[];
   failed: FailedTransactionRow[];
 }
 
@@ -191,6 +195,8 @@ export function emptyBatch(name: string, lastVersion: number): IngestBatch {
     lootboxPurchases: [],
     lootboxReveals: [],
     burnedTokens: [],
+    v1BurnedUnlessHeld: [],
+    salesAtListedPrice: [],
     failed: [],
   };
 }

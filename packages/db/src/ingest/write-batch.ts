@@ -3,9 +3,16 @@ import type { Db } from '../database';
 import { unnestInsert } from './bulk';
 import { writeBurns } from './burns';
 import { writeCollections } from './collections';
+import { escrowReleases } from './escrow-release';
 import { writeFloorChanges } from './floor-changes';
 import { refreshLootboxCounters, writeLootboxes } from './lootbox';
-import { writeCollectionOffers, writeListings, writeMarketActivities, writeTokenOffers } from './market';
+import {
+  priceSalesFromListings,
+  writeCollectionOffers,
+  writeListings,
+  writeMarketActivities,
+  writeTokenOffers,
+} from './market';
 import { applyOwnerCountDeltas, holdings, pairsAffected, recountOwners } from './owner-counts';
 import { resolveOwners, writeOwnerships, writePendingClaims, writeTableHandles } from './ownerships';
 import { writeCollectionPlaceholders, writeTokenPlaceholders } from './placeholders';
@@ -62,6 +69,7 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
     rows += await step('tokens', () => writeTokens(trx, batch));
     rows += await step('table handles', () => writeTableHandles(trx, batch));
     const owners = await step('ownerships', () => resolveOwners(trx, batch));
+    owners.rows.push(...(await step('ownerships', () => escrowReleases(trx, batch, owners.rows))));
     const pairs = await step('owner counts', () =>
       pairsAffected(
         trx,
@@ -83,6 +91,7 @@ export async function writeBatch(db: Db, batch: IngestBatch): Promise<IngestResu
     // Before the listings: the floors replay the batch from the stored listings.
     rows += await step('floor changes', () => writeFloorChanges(trx, batch));
     rows += await step('listings', () => writeListings(trx, batch));
+    rows += await step('listings', () => priceSalesFromListings(trx, batch));
     rows += await step('offers', () => writeTokenOffers(trx, batch));
     rows += await step('offers', () => writeCollectionOffers(trx, batch));
     rows += await step('burns', () => writeBurns(trx, batch));

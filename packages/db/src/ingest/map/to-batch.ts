@@ -149,9 +149,15 @@ export function toBatch(
         transaction_timestamp: usToIso(m.timestampUs),
         seller_funded: m.sellerFunded === true,
       });
+      if (m.priceFromListing) {
+        batch.salesAtListedPrice.push({ transaction_version: m.version, event_index: m.eventIndex });
+      }
     }
     for (const token of tx.burnedTokens) {
       batch.burnedTokens.push({ token_data_id: token, last_transaction_version: tx.version });
+    }
+    for (const token of tx.v1BurnedUnlessHeld ?? []) {
+      batch.v1BurnedUnlessHeld.push({ token_data_id: token, last_transaction_version: tx.version });
     }
     addLootboxRows(batch, tx);
   }
