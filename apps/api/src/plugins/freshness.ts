@@ -1,7 +1,7 @@
 import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import { type CollectionPair, type Db, type Freshness, pairKey, type ReadState, readState } from '@mdq/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ReadCacheConfig } from './response-cache';
+import type { ReadCacheConfig } from './read-cache-config';
 
 /**
  * The one source of the read state (read version + freshness) for every request of the process.

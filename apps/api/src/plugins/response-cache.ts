@@ -1,29 +1,11 @@
 import { createHash } from 'node:crypto';
-import {
-  COLLECTION_VERSIONED_TABLES,
-  type CollectionVersionedTable,
-  type Database,
-  type ReadState,
-} from '@mdq/db';
+import { COLLECTION_VERSIONED_TABLES, type CollectionVersionedTable, type ReadState } from '@mdq/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ReadStateSource } from './freshness';
+import type { ReadCacheConfig } from './read-cache-config';
 
-/**
- * What a cached route reads, which its answers are keyed by (see registerResponseCache).
- *
- * - `tables`: every table the route's statements read (test/read-tables.test.ts checks them
- *   against the relations of each statement's plan). A body that shows the indexed version or
- *   other checkpoint figures names `indexer_checkpoints`.
- * - `collection`: for a page asked about one collection by its (creator, collection) query pair:
- *   the tables its statements read only by `collection_id` of that pair's collections (each a table
- *   of COLLECTION_VERSIONED_TABLES, and among `tables`). Those key on the pair's collections'
- *   counters instead of the table's: a write to another collection leaves the page cached.
- */
-export interface ReadCacheConfig {
-  tables: readonly (keyof Database)[];
-  collection?: { tables: readonly CollectionVersionedTable[] };
-}
+export type { ReadCacheConfig };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -62,12 +44,12 @@ export interface ResponseCacheOptions {
 }
 
 /** Header on every answer of a cached route: `hit` (stored or shared body) or `miss` (the route ran). */
-export const CACHE_HEADER = 'x-mdq-cache';
+const CACHE_HEADER = 'x-mdq-cache';
 
 const SCOPED = new Set<string>(COLLECTION_VERSIONED_TABLES);
 
 /** A route's declaration, checked when it is registered: a wrong one would serve stale answers. */
-export function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
+function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
   if (config.tables.length === 0) throw new Error(`${url}: readCache names no table`);
   for (const table of config.collection?.tables ?? []) {
     if (!SCOPED.has(table) || !config.tables.includes(table)) {
@@ -85,7 +67,7 @@ export function checkReadCacheConfig(url: string, config: ReadCacheConfig): void
  * pair's own counter and the ids. A pair that names no collection keys on the global counters:
  * whatever the route then finds, every write to those tables retires it.
  */
-export function cacheKeyOf(state: ReadState, config: ReadCacheConfig, pair: string | undefined): string {
+function cacheKeyOf(state: ReadState, config: ReadCacheConfig, pair: string | undefined): string {
   const scope = pair === undefined ? undefined : state.scopes.get(pair);
   const scoped = scope && scope.ids.length > 0 ? config.collection?.tables : undefined;
   let key = '';

@@ -18,7 +18,8 @@ export async function processCollectionChanged(
 ): Promise<{ rarityTokens: number }> {
   const rarityTokens = await computeCollectionRarity(ctx.db, payload.collectionId, now);
   await ctx.requestRankingsRefresh();
-  if (!(await loadUriCacheEntry(ctx.db, payload.collectionId))) await ctx.requestUriResolve(payload.collectionId);
+  if (!(await loadUriCacheEntry(ctx.db, payload.collectionId)))
+    await ctx.requestUriResolve(payload.collectionId);
   return { rarityTokens };
 }
 
