@@ -1,0 +1,3 @@
+/** What the benchmarks use of the fault suite's machinery: the soak run and a private Redis. */
+export { startPrivateRedis } from './private-redis';
+export { PROCESS_NAMES, type ProcessName, runSoak, type SoakOptions, type SoakResult, type SoakSample } from './soak';
