@@ -12,8 +12,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase } from '@mdq/db/testing';
-import { PROCESS_NAMES, runSoak, type SoakSample, startPrivateRedis } from '@mdq/faults';
+import { createDb, migrateToLatest, sql } from '@mdq/db';
+import {
+  PROCESS_NAMES,
+  runSoak,
+  type SoakSample,
+  startPrivatePostgres,
+  startPrivateRedis,
+} from '@mdq/faults';
 import { benchFlags, numberFlag } from './flags';
 import { type Panel, soakChartSvg } from './soak-chart';
 import { type Series, verdictOf } from './soak-verdict';
@@ -24,6 +30,7 @@ const values = benchFlags({
   connections: { type: 'string' },
   'block-interval-ms': { type: 'string' },
   'mainnet-per-day': { type: 'string' },
+  'autovacuum-tuning': { type: 'boolean' },
 });
 const minutes = numberFlag(values, 'minutes', values.minutes, 60, 3);
 const sampleSeconds = numberFlag(values, 'sample-seconds', values['sample-seconds'], 10, 5);
@@ -32,17 +39,41 @@ const blockIntervalMs = numberFlag(values, 'block-interval-ms', values['block-in
 const count = numberFlag(values, 'count', values.count, 20_000, 5_000);
 // About 23 transactions a second: an ordinary mainnet day (2024–2025), well below the busiest days.
 const mainnetPerDay = numberFlag(values, 'mainnet-per-day', values['mainnet-per-day'], 2_000_000);
+/** docs/SCALING.md, "Postgres for a service that runs for months": the per-table autovacuum settings. */
+const AUTOVACUUM_TUNING = [
+  'ALTER TABLE token_ownerships SET (autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 10000, autovacuum_analyze_scale_factor = 0.02, autovacuum_vacuum_cost_limit = 2000)',
+  'ALTER TABLE listings SET (autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 5000, autovacuum_analyze_scale_factor = 0.02)',
+  'ALTER TABLE tokens SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02)',
+  'ALTER TABLE token_offers SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02)',
+  'ALTER TABLE collection_offers SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02)',
+  'ALTER TABLE token_rarity SET (autovacuum_vacuum_scale_factor = 0.02)',
+  'ALTER TABLE indexer_checkpoints SET (fillfactor = 50, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000)',
+  'ALTER TABLE chain_tip SET (fillfactor = 50, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000)',
+  'ALTER TABLE collections SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02)',
+  'ALTER TABLE collection_change_outbox SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000)',
+  'ALTER TABLE ranking_snapshots SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000)',
+];
 const here = dirname(fileURLToPath(import.meta.url));
 const MB = 2 ** 20;
 
-const [database, redis] = await Promise.all([createTestDatabase({ migrate: false }), startPrivateRedis()]);
+// A server of the run's own: autovacuum on with the defaults, as a deployment starts (the shared
+// server runs the benchmarks with it off), and its WAL and memory are the soak's alone.
+const [postgres, redis] = await Promise.all([startPrivatePostgres(), startPrivateRedis()]);
+{
+  // Migrated before the run so that --autovacuum-tuning can set the tables' storage parameters.
+  const db = createDb(postgres.url, { max: 1 });
+  await migrateToLatest(db);
+  if (values['autovacuum-tuning'])
+    for (const statement of AUTOVACUUM_TUNING) await sql.raw(statement).execute(db);
+  await db.destroy();
+}
 console.log(
-  `soak: ${minutes} min, initial chain ${count.toLocaleString('en-US')} user transactions, a block of 10 every ${blockIntervalMs} ms, ${connections} read loops, a sample every ${sampleSeconds} s`,
+  `soak: ${values['autovacuum-tuning'] ? 'autovacuum tuned per table' : 'autovacuum defaults'}, ${minutes} min, initial chain ${count.toLocaleString('en-US')} user transactions, a block of 10 every ${blockIntervalMs} ms, ${connections} read loops, a sample every ${sampleSeconds} s`,
 );
 let samples: SoakSample[] = [];
 try {
   const run = await runSoak({
-    databaseUrl: database.url,
+    databaseUrl: postgres.url,
     redisUrl: redis.url,
     seconds: minutes * 60,
     sampleSeconds,
@@ -71,7 +102,7 @@ try {
   report(samples, run.indexedAtEnd);
 } finally {
   await redis.destroy();
-  await database.drop();
+  await postgres.destroy();
 }
 
 function mb(bytes: number | null): string {
@@ -121,8 +152,20 @@ function report(samples: readonly SoakSample[], indexed: number): void {
         values: samples.map((s) => s.processes[p].eventLoopP99Ms),
       }),
     ),
-    { name: 'database connections', kind: 'memory', unit: '', floor: 2, values: samples.map((s) => s.dbConnections) },
-    { name: 'Redis memory', kind: 'memory', unit: 'MB', floor: 1, values: samples.map((s) => toMb(s.redisBytes)) },
+    {
+      name: 'database connections',
+      kind: 'memory',
+      unit: '',
+      floor: 2,
+      values: samples.map((s) => s.dbConnections),
+    },
+    {
+      name: 'Redis memory',
+      kind: 'memory',
+      unit: 'MB',
+      floor: 1,
+      values: samples.map((s) => toMb(s.redisBytes)),
+    },
     {
       name: 'database size',
       kind: 'chain-bytes',
@@ -130,11 +173,29 @@ function report(samples: readonly SoakSample[], indexed: number): void {
       floor: 0,
       values: samples.map((s) => s.databaseBytes),
     },
-    { name: 'indexer lag (versions)', kind: 'delay', unit: 'v', floor: 50, values: samples.map((s) => s.lagVersions) },
-    { name: 'indexer lag (seconds)', kind: 'delay', unit: 's', floor: 2, values: samples.map((s) => s.lagSeconds) },
+    {
+      name: 'indexer lag (versions)',
+      kind: 'delay',
+      unit: 'v',
+      floor: 50,
+      values: samples.map((s) => s.lagVersions),
+    },
+    {
+      name: 'indexer lag (seconds)',
+      kind: 'delay',
+      unit: 's',
+      floor: 2,
+      values: samples.map((s) => s.lagSeconds),
+    },
     { name: 'API p50', kind: 'delay', unit: 'ms', floor: 20, values: samples.map((s) => s.api.p50Ms) },
     { name: 'API p99', kind: 'delay', unit: 'ms', floor: 50, values: samples.map((s) => s.api.p99Ms) },
-    { name: 'API errors (not 2xx, not shed 503)', kind: 'errors', unit: '', floor: 0, values: samples.map((s) => s.api.errors) },
+    {
+      name: 'API errors (not 2xx, not shed 503)',
+      kind: 'errors',
+      unit: '',
+      floor: 0,
+      values: samples.map((s) => s.api.errors),
+    },
     ...queueNames.map(
       (q): Series => ({
         name: `queue ${q} (waiting + active)`,
@@ -150,30 +211,7 @@ function report(samples: readonly SoakSample[], indexed: number): void {
     const v = verdictOf(s, mins, versions);
     console.log(`| ${v.name} | ${v.ok ? v.verdict : `**${v.verdict}**`} | ${v.detail} |`);
   }
-  const last = samples.at(-1);
-  const tables = Object.entries(last?.tableBytes ?? {}).sort((a, b) => b[1] - a[1]);
-  // Per table: bytes per million chain transactions (versions: user and system transactions alike),
-  // and whether it grew with the chain over the run (soak-verdict's chain-bytes rule).
-  console.log(
-    `\n| table | bytes at the end | per 1M transactions | per day at ${(mainnetPerDay / 1e6).toLocaleString('en-US')}M transactions/day | over the run |\n|---|---|---|---|---|`,
-  );
-  const perMillion = (bytes: number) => (bytes / (indexed + 1)) * 1e6;
-  for (const [table, bytes] of tables) {
-    if (bytes < 64 * 1024) continue;
-    const v = verdictOf(
-      { name: table, kind: 'chain-bytes', unit: 'B', floor: 0, values: samples.map((s) => s.tableBytes[table] ?? null) },
-      mins,
-      versions,
-    );
-    console.log(
-      `| ${table} | ${mb(bytes)} MB | ${(perMillion(bytes) / MB).toFixed(1)} MB | ${((perMillion(bytes) * mainnetPerDay) / 1e6 / MB).toFixed(0)} MB | ${v.verdict} |`,
-    );
-  }
-  const total = last?.databaseBytes ?? 0;
-  console.log(
-    `| (database) | ${mb(total)} MB | ${(perMillion(total) / MB).toFixed(1)} MB | ${((perMillion(total) * mainnetPerDay) / 1e6 / MB).toFixed(0)} MB | |`,
-  );
-  console.log(`${(indexed + 1).toLocaleString('en-US')} chain transactions indexed; tables under 64 kB left out`);
+  tableReport(samples, indexed, mins, versions);
 
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const out = join(here, '.out');
@@ -201,7 +239,10 @@ function report(samples: readonly SoakSample[], indexed: number): void {
     ['api_errors', (s) => s.api.errors],
     ['api_p50_ms', (s) => s.api.p50Ms],
     ['api_p99_ms', (s) => s.api.p99Ms],
-    ...queueNames.map((q): [string, (s: SoakSample) => number | null] => [`queue_${q}`, (s) => s.queues[q] ?? 0]),
+    ...queueNames.map((q): [string, (s: SoakSample) => number | null] => [
+      `queue_${q}`,
+      (s) => s.queues[q] ?? 0,
+    ]),
   ];
   const csv = [
     columns.map((c) => c[0]).join(','),
@@ -209,12 +250,30 @@ function report(samples: readonly SoakSample[], indexed: number): void {
   ].join('\n');
   writeFileSync(join(out, `soak-${stamp}.csv`), `${csv}\n`);
   const panels: Panel[] = [
-    { title: 'RSS (MB)', lines: PROCESS_NAMES.map((p) => ({ label: p, values: samples.map((s) => toMb(s.processes[p].rssBytes)) })) },
-    { title: 'V8 heap used (MB)', lines: nodes.map((p) => ({ label: p, values: samples.map((s) => toMb(s.processes[p].heapUsedBytes)) })) },
-    { title: 'event-loop delay p99 (ms)', lines: nodes.map((p) => ({ label: p, values: samples.map((s) => s.processes[p].eventLoopP99Ms) })) },
-    { title: 'open descriptors', lines: PROCESS_NAMES.map((p) => ({ label: p, values: samples.map((s) => s.processes[p].fds) })) },
+    {
+      title: 'RSS (MB)',
+      lines: PROCESS_NAMES.map((p) => ({
+        label: p,
+        values: samples.map((s) => toMb(s.processes[p].rssBytes)),
+      })),
+    },
+    {
+      title: 'V8 heap used (MB)',
+      lines: nodes.map((p) => ({ label: p, values: samples.map((s) => toMb(s.processes[p].heapUsedBytes)) })),
+    },
+    {
+      title: 'event-loop delay p99 (ms)',
+      lines: nodes.map((p) => ({ label: p, values: samples.map((s) => s.processes[p].eventLoopP99Ms) })),
+    },
+    {
+      title: 'open descriptors',
+      lines: PROCESS_NAMES.map((p) => ({ label: p, values: samples.map((s) => s.processes[p].fds) })),
+    },
     { title: 'database (MB)', lines: [{ label: 'db', values: samples.map((s) => toMb(s.databaseBytes)) }] },
-    { title: 'Redis used_memory (MB)', lines: [{ label: 'redis', values: samples.map((s) => toMb(s.redisBytes)) }] },
+    {
+      title: 'Redis used_memory (MB)',
+      lines: [{ label: 'redis', values: samples.map((s) => toMb(s.redisBytes)) }],
+    },
     { title: 'indexer lag (versions)', lines: [{ label: 'lag', values: samples.map((s) => s.lagVersions) }] },
     {
       title: 'API latency (ms)',
@@ -225,11 +284,68 @@ function report(samples: readonly SoakSample[], indexed: number): void {
     },
     {
       title: 'queue backlog (waiting + active)',
-      lines: [{ label: 'all', values: samples.map((s) => Object.values(s.queues).reduce((a, b) => a + b, 0)) }],
+      lines: [
+        { label: 'all', values: samples.map((s) => Object.values(s.queues).reduce((a, b) => a + b, 0)) },
+      ],
     },
   ];
   const svg = soakChartSvg(`mdq soak: ${minutes} min, a sample every ${sampleSeconds} s`, mins, panels);
   writeFileSync(join(out, `soak-${stamp}.svg`), svg);
   if (values.write) writeFileSync(join(here, '..', 'docs', 'soak.svg'), svg);
   console.log(`\nsamples: bench/.out/soak-${stamp}.{json,csv,svg}${values.write ? '; docs/soak.svg' : ''}`);
+}
+
+/**
+ * Per table: its bytes (pg_total_relation_size) per million chain transactions (versions: user and
+ * system transactions alike) two ways: the whole chain at the end (the initial chain's ingestion
+ * and the worker's first recompute included), and the growth during the measured run per live
+ * version, which is what a day of live chain adds (the worker's rewrites not yet vacuumed
+ * included); the day is projected from the latter at --mainnet-per-day. Dead tuples at the end show
+ * what autovacuum had yet to reclaim.
+ */
+function tableReport(
+  samples: readonly SoakSample[],
+  indexed: number,
+  mins: readonly number[],
+  versions: readonly number[],
+): void {
+  const first = samples[0];
+  const last = samples.at(-1);
+  if (!first || !last) return;
+  const live = Math.max(1, last.indexedVersion - first.indexedVersion);
+  const perMillion = (bytes: number, of: number) => ((bytes / of) * 1e6) / MB;
+  console.log(
+    `\n| table | MB at the end | MB per 1M tx, whole chain | MB per 1M live tx | MB per day at ${(mainnetPerDay / 1e6).toLocaleString('en-US')}M tx/day | dead rows at the end | over the run |\n|---|---|---|---|---|---|---|`,
+  );
+  const row = (name: string, at: (s: SoakSample) => number, extra: string, verdict: string) => {
+    const growth = at(last) - at(first);
+    console.log(
+      `| ${name} | ${(at(last) / MB).toFixed(1)} | ${perMillion(at(last), indexed + 1).toFixed(0)} | ${perMillion(growth, live).toFixed(0)} | ${((perMillion(growth, live) * mainnetPerDay) / 1e6).toFixed(0)} | ${extra} | ${verdict} |`,
+    );
+  };
+  const tables = Object.entries(last.tableBytes).sort((a, b) => b[1] - a[1]);
+  for (const [table, bytes] of tables) {
+    if (bytes < 256 * 1024) continue;
+    const v = verdictOf(
+      {
+        name: table,
+        kind: 'chain-bytes',
+        unit: 'B',
+        floor: 0,
+        values: samples.map((s) => s.tableBytes[table] ?? null),
+      },
+      mins,
+      versions,
+    );
+    row(
+      table,
+      (s) => s.tableBytes[table] ?? 0,
+      `${(last.deadTuples[table] ?? 0).toLocaleString('en-US')}`,
+      v.verdict,
+    );
+  }
+  row('(database)', (s) => s.databaseBytes, '', '');
+  console.log(
+    `${(indexed + 1).toLocaleString('en-US')} chain transactions indexed, ${live.toLocaleString('en-US')} of them live during the run; tables under 256 kB left out`,
+  );
 }

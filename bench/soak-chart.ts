@@ -25,7 +25,9 @@ export function soakChartSvg(title: string, minutes: readonly number[], panels: 
     const oy = 40 + Math.floor(i / COLS) * PH;
     const plotW = PW - PAD.left - PAD.right;
     const plotH = PH - PAD.top - PAD.bottom;
-    const all = panel.lines.flatMap((l) => l.values.filter((v): v is number => v !== null && Number.isFinite(v)));
+    const all = panel.lines.flatMap((l) =>
+      l.values.filter((v): v is number => v !== null && Number.isFinite(v)),
+    );
     const maxY = niceCeiling(Math.max(1e-9, ...all));
     const sx = (x: number) => ox + PAD.left + (x / maxX) * plotW;
     const sy = (y: number) => oy + PAD.top + plotH - (y / maxY) * plotH;
@@ -40,7 +42,11 @@ export function soakChartSvg(title: string, minutes: readonly number[], panels: 
     panel.lines.forEach((line, j) => {
       const color = COLORS[j % COLORS.length];
       const points = line.values
-        .map((v, k) => (v === null || !Number.isFinite(v) ? null : `${sx(minutes[k] as number).toFixed(1)},${sy(v).toFixed(1)}`))
+        .map((v, k) =>
+          v === null || !Number.isFinite(v)
+            ? null
+            : `${sx(minutes[k] as number).toFixed(1)},${sy(v).toFixed(1)}`,
+        )
         .filter((p): p is string => p !== null)
         .join(' ');
       out.push(`  <polyline fill="none" stroke="${color}" stroke-width="1.5" points="${points}"/>`);

@@ -26,7 +26,11 @@ export interface ReadLoad {
 
 const TIMEOUT_MS = 30_000;
 
-export function startReadLoad(urls: readonly string[], headers: Record<string, string>, loops: number): ReadLoad {
+export function startReadLoad(
+  urls: readonly string[],
+  headers: Record<string, string>,
+  loops: number,
+): ReadLoad {
   const statuses: Record<string, number> = {};
   let okMs: number[] = [];
   let counts = { requests: 0, ok: 0, shed: 0, errors: 0 };

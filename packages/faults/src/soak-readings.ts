@@ -34,7 +34,7 @@ export async function scrape(url: string): Promise<string> {
  * The values of metric `name` in Prometheus text, one per label set (the raw `{…}` string, '' when
  * the sample has no labels). prom-client writes one sample per line: `name{labels} value`.
  */
-export function metricValues(text: string, name: string): Map<string, number> {
+function metricValues(text: string, name: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;
@@ -67,6 +67,8 @@ export interface DatabaseReading {
   databaseBytes: number;
   /** pg_total_relation_size (heap, indexes, TOAST) of every table in `public`. */
   tableBytes: Record<string, number>;
+  /** Dead tuples per table (pg_stat_user_tables.n_dead_tup): what autovacuum has yet to reclaim. */
+  deadTuples: Record<string, number>;
   /** Connections to this database, the sampler's own included. */
   connections: number;
   /** The server's WAL position in bytes (the whole server's, other databases included). */
@@ -81,6 +83,9 @@ export async function databaseReading(client: pg.Client): Promise<DatabaseReadin
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')`,
   );
+  const { rows: dead } = await client.query<{ name: string; n: string }>(
+    `SELECT relname AS name, n_dead_tup::text AS n FROM pg_stat_user_tables WHERE schemaname = 'public'`,
+  );
   const { rows } = await client.query<{ db: string; conns: number; wal: string; v: string | null }>(
     `SELECT pg_database_size(current_database())::text AS db,
             (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database()) AS conns,
@@ -91,6 +96,7 @@ export async function databaseReading(client: pg.Client): Promise<DatabaseReadin
   return {
     databaseBytes: Number(row?.db ?? 0),
     tableBytes: Object.fromEntries(sizes.map((s) => [s.name, Number(s.bytes)])),
+    deadTuples: Object.fromEntries(dead.map((d) => [d.name, Number(d.n)])),
     connections: row?.conns ?? 0,
     walPosition: Number(row?.wal ?? 0),
     indexedVersion: row?.v === null || row?.v === undefined ? -1 : Number(row.v),

@@ -44,7 +44,7 @@ export interface SoakOptions {
 export type ProcessName = 'devnet' | 'indexer' | 'worker' | 'api';
 export const PROCESS_NAMES: readonly ProcessName[] = ['devnet', 'indexer', 'worker', 'api'];
 
-export interface ProcessSample {
+interface ProcessSample {
   rssBytes: number | null;
   fds: number | null;
   /** V8 heap in use (nodejs_heap_size_used_bytes); null for the devnet, which has no /metrics. */
@@ -59,6 +59,7 @@ export interface SoakSample {
   processes: Record<ProcessName, ProcessSample>;
   databaseBytes: number;
   tableBytes: Record<string, number>;
+  deadTuples: Record<string, number>;
   dbConnections: number;
   /** WAL written since the run started (the server's, so other databases' writes too). */
   walBytes: number;
@@ -191,7 +192,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const sample = async (): Promise<SoakSample> => {
       const texts = Object.fromEntries(
         await Promise.all(
-          PROCESS_NAMES.map(async (name) => [name, metricsUrls[name] ? await scrape(metricsUrls[name]) : ''] as const),
+          PROCESS_NAMES.map(
+            async (name) => [name, metricsUrls[name] ? await scrape(metricsUrls[name]) : ''] as const,
+          ),
         ),
       ) as Record<ProcessName, string>;
       const procs = {} as Record<ProcessName, ProcessSample>;
@@ -212,6 +215,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         processes: procs,
         databaseBytes: database.databaseBytes,
         tableBytes: database.tableBytes,
+        deadTuples: database.deadTuples,
         dbConnections: database.connections,
         walBytes: database.walPosition - walStart,
         redisBytes: await redisMemory(redis),
@@ -276,7 +280,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 async function distinctUrls(client: pg.Client, base: string): Promise<string[]> {
   const ids = async (text: string) => (await client.query<{ id: string }>(text)).rows.map((r) => r.id);
   const tokens = await ids('SELECT token_data_id AS id FROM tokens ORDER BY token_data_id LIMIT 2000');
-  const collections = await ids('SELECT collection_id AS id FROM collections ORDER BY collection_id LIMIT 500');
+  const collections = await ids(
+    'SELECT collection_id AS id FROM collections ORDER BY collection_id LIMIT 500',
+  );
   const owners = await ids(
     'SELECT DISTINCT owner_address AS id FROM token_ownerships ORDER BY owner_address LIMIT 2000',
   );
@@ -286,10 +292,15 @@ async function distinctUrls(client: pg.Client, base: string): Promise<string[]> 
     for (const window of ['24h', '7d', '30d'])
       urls.push(`${base}/collection-stats?collectionId=${id}&window=${window}`);
   for (const id of collections)
-    for (const interval of ['1h', '1d']) urls.push(`${base}/collection-history?collectionId=${id}&interval=${interval}`);
+    for (const interval of ['1h', '1d'])
+      urls.push(`${base}/collection-history?collectionId=${id}&interval=${interval}`);
   for (const id of owners)
-    for (const range of ['7d', '30d']) urls.push(`${base}/user/inventory-history-data?address=${id}&range=${range}`);
+    for (const range of ['7d', '30d'])
+      urls.push(`${base}/user/inventory-history-data?address=${id}&range=${range}`);
   urls.push(`${base}/rankings/trending-collections`, `${base}/rankings/recent-added`);
   // Interleaved so every loop meets every kind of request, not a run of one endpoint.
-  return urls.map((url, i) => ({ url, k: (i * 7919) % urls.length })).sort((a, b) => a.k - b.k).map((x) => x.url);
+  return urls
+    .map((url, i) => ({ url, k: (i * 7919) % urls.length }))
+    .sort((a, b) => a.k - b.k)
+    .map((x) => x.url);
 }
