@@ -21,7 +21,7 @@ import {
   startPrivateRedis,
 } from '@mdq/faults';
 import { benchFlags, numberFlag } from './flags';
-import { type Panel, soakChartSvg } from './soak-chart';
+import { soakChartSvg } from './soak-chart';
 import { type Series, verdictOf } from './soak-verdict';
 
 const values = benchFlags({
@@ -249,47 +249,7 @@ function report(samples: readonly SoakSample[], indexed: number): void {
     ...samples.map((s) => columns.map((c) => c[1](s) ?? '').join(',')),
   ].join('\n');
   writeFileSync(join(out, `soak-${stamp}.csv`), `${csv}\n`);
-  const panels: Panel[] = [
-    {
-      title: 'RSS (MB)',
-      lines: PROCESS_NAMES.map((p) => ({
-        label: p,
-        values: samples.map((s) => toMb(s.processes[p].rssBytes)),
-      })),
-    },
-    {
-      title: 'V8 heap used (MB)',
-      lines: nodes.map((p) => ({ label: p, values: samples.map((s) => toMb(s.processes[p].heapUsedBytes)) })),
-    },
-    {
-      title: 'event-loop delay p99 (ms)',
-      lines: nodes.map((p) => ({ label: p, values: samples.map((s) => s.processes[p].eventLoopP99Ms) })),
-    },
-    {
-      title: 'open descriptors',
-      lines: PROCESS_NAMES.map((p) => ({ label: p, values: samples.map((s) => s.processes[p].fds) })),
-    },
-    { title: 'database (MB)', lines: [{ label: 'db', values: samples.map((s) => toMb(s.databaseBytes)) }] },
-    {
-      title: 'Redis used_memory (MB)',
-      lines: [{ label: 'redis', values: samples.map((s) => toMb(s.redisBytes)) }],
-    },
-    { title: 'indexer lag (versions)', lines: [{ label: 'lag', values: samples.map((s) => s.lagVersions) }] },
-    {
-      title: 'API latency (ms)',
-      lines: [
-        { label: 'p50', values: samples.map((s) => s.api.p50Ms) },
-        { label: 'p99', values: samples.map((s) => s.api.p99Ms) },
-      ],
-    },
-    {
-      title: 'queue backlog (waiting + active)',
-      lines: [
-        { label: 'all', values: samples.map((s) => Object.values(s.queues).reduce((a, b) => a + b, 0)) },
-      ],
-    },
-  ];
-  const svg = soakChartSvg(`mdq soak: ${minutes} min, a sample every ${sampleSeconds} s`, mins, panels);
+  const svg = soakChartSvg(`mdq soak: ${minutes} min, a sample every ${sampleSeconds} s`, samples);
   writeFileSync(join(out, `soak-${stamp}.svg`), svg);
   if (values.write) writeFileSync(join(here, '..', 'docs', 'soak.svg'), svg);
   console.log(`\nsamples: bench/.out/soak-${stamp}.{json,csv,svg}${values.write ? '; docs/soak.svg' : ''}`);

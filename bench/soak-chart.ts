@@ -2,20 +2,81 @@
  * The soak's samples as one SVG of small panels (minutes on x, each panel its own y scale from 0),
  * written by hand like rate-chart.ts: no plotting dependency for a few polylines.
  */
+import { PROCESS_NAMES, type SoakSample } from '@mdq/faults';
 import { escapeXml, niceCeiling } from './rate-chart';
 
-export interface Panel {
+interface Panel {
   title: string;
   lines: { label: string; values: (number | null)[] }[];
 }
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e'];
+/** One colour per process in every panel. */
+const PROCESS_COLORS: Record<string, string> = {
+  devnet: '#7f7f7f',
+  indexer: '#d62728',
+  worker: '#2ca02c',
+  api: '#9467bd',
+};
 const PW = 300;
 const PH = 170;
 const COLS = 3;
 const PAD = { left: 52, right: 10, top: 24, bottom: 30 };
 
-export function soakChartSvg(title: string, minutes: readonly number[], panels: readonly Panel[]): string {
+const MB = 2 ** 20;
+
+/** The soak's samples as nine panels: memory, heap, loop delay, descriptors, sizes, lag, latency, backlog. */
+export function soakChartSvg(title: string, samples: readonly SoakSample[]): string {
+  const toMb = (v: number | null) => (v === null ? null : v / MB);
+  const nodes = ['indexer', 'worker', 'api'] as const;
+  const panels: Panel[] = [
+    {
+      title: 'RSS (MB)',
+      lines: PROCESS_NAMES.map((p) => ({
+        label: p,
+        values: samples.map((s) => toMb(s.processes[p].rssBytes)),
+      })),
+    },
+    {
+      title: 'V8 heap used (MB)',
+      lines: nodes.map((p) => ({ label: p, values: samples.map((s) => toMb(s.processes[p].heapUsedBytes)) })),
+    },
+    {
+      title: 'event-loop delay p99 (ms)',
+      lines: nodes.map((p) => ({ label: p, values: samples.map((s) => s.processes[p].eventLoopP99Ms) })),
+    },
+    {
+      title: 'open descriptors',
+      lines: PROCESS_NAMES.map((p) => ({ label: p, values: samples.map((s) => s.processes[p].fds) })),
+    },
+    { title: 'database (MB)', lines: [{ label: 'db', values: samples.map((s) => toMb(s.databaseBytes)) }] },
+    {
+      title: 'Redis used_memory (MB)',
+      lines: [{ label: 'redis', values: samples.map((s) => toMb(s.redisBytes)) }],
+    },
+    { title: 'indexer lag (versions)', lines: [{ label: 'lag', values: samples.map((s) => s.lagVersions) }] },
+    {
+      title: 'API latency (ms)',
+      lines: [
+        { label: 'p50', values: samples.map((s) => s.api.p50Ms) },
+        { label: 'p99', values: samples.map((s) => s.api.p99Ms) },
+      ],
+    },
+    {
+      title: 'queue backlog (waiting + active)',
+      lines: [
+        { label: 'all', values: samples.map((s) => Object.values(s.queues).reduce((a, b) => a + b, 0)) },
+      ],
+    },
+  ];
+  return panelsSvg(
+    title,
+    samples.map((s) => s.t / 60),
+    panels,
+  );
+}
+
+function panelsSvg(title: string, minutes: readonly number[], panels: readonly Panel[]): string {
   const rows = Math.ceil(panels.length / COLS);
   const W = COLS * PW;
   const H = 40 + rows * PH;
@@ -40,7 +101,7 @@ export function soakChartSvg(title: string, minutes: readonly number[], panels: 
       `  <text x="${ox + PAD.left + plotW}" y="${oy + PH - 14}" text-anchor="end">${fmt(maxX)} min</text>`,
     ];
     panel.lines.forEach((line, j) => {
-      const color = COLORS[j % COLORS.length];
+      const color = PROCESS_COLORS[line.label] ?? COLORS[j % COLORS.length];
       const points = line.values
         .map((v, k) =>
           v === null || !Number.isFinite(v)
@@ -52,7 +113,7 @@ export function soakChartSvg(title: string, minutes: readonly number[], panels: 
       out.push(`  <polyline fill="none" stroke="${color}" stroke-width="1.5" points="${points}"/>`);
       if (panel.lines.length > 1)
         out.push(
-          `  <text x="${ox + PAD.left + 40 + j * 56}" y="${oy + PH - 14}" fill="${color}">${escapeXml(line.label)}</text>`,
+          `  <text x="${ox + PAD.left + 22 + j * 44}" y="${oy + PH - 14}" fill="${color}">${escapeXml(line.label)}</text>`,
         );
     });
     return out.join('\n');
