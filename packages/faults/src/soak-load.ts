@@ -58,7 +58,7 @@ export function startReadLoad(
       else counts.errors++;
     }
   };
-  const running_ = Array.from({ length: loops }, loop);
+  const looping = Array.from({ length: loops }, loop);
   return {
     statuses,
     take() {
@@ -74,7 +74,7 @@ export function startReadLoad(
     },
     async stop() {
       running = false;
-      await Promise.all(running_);
+      await Promise.all(looping);
     },
   };
 }
