@@ -60,11 +60,11 @@ ${xTicks
 `;
 }
 
-function niceCeiling(n: number): number {
+export function niceCeiling(n: number): number {
   const step = 10 ** Math.floor(Math.log10(n));
   return Math.ceil(n / step) * step;
 }
 
-function escapeXml(text: string): string {
+export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -22,6 +22,7 @@ const BENCHES = [
   'feed-bench.ts',
   'release-bench.ts',
   'overload-bench.ts',
+  'soak-bench.ts',
 ];
 
 const args = process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--'));

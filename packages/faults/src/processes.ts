@@ -10,8 +10,8 @@ export interface MdqProcess {
   /** Every stdout and stderr line so far. */
   lines: string[];
   alive(): boolean;
-  /** SIGTERM, then waits for the exit. */
-  stop(): Promise<number | null>;
+  /** SIGTERM, then waits for the exit (SIGKILL after `killAfterMs`, default 15 s). */
+  stop(killAfterMs?: number): Promise<number | null>;
   exited: Promise<number | null>;
 }
 
@@ -35,9 +35,9 @@ export function spawnMdq(name: string, args: string[], env: Record<string, strin
     lines,
     exited,
     alive: () => child.exitCode === null && child.signalCode === null,
-    async stop() {
+    async stop(killAfterMs = 15_000) {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
       const code = await exited;
       clearTimeout(timer);
       return code;
