@@ -15,8 +15,17 @@ export function mdqMarketplace(address: string = DEFAULT_MARKETPLACE_ADDRESS): M
   return {
     name: 'mdq',
     events: referenceShapeEvents({
-      address,
-      suffix: 'Event',
+      types: {
+        ListingPlaced: `${address}::events::ListingPlacedEvent`,
+        ListingCanceled: `${address}::events::ListingCanceledEvent`,
+        ListingFilled: `${address}::events::ListingFilledEvent`,
+        TokenOfferPlaced: `${address}::events::TokenOfferPlacedEvent`,
+        TokenOfferCanceled: `${address}::events::TokenOfferCanceledEvent`,
+        TokenOfferFilled: `${address}::events::TokenOfferFilledEvent`,
+        CollectionOfferPlaced: `${address}::events::CollectionOfferPlacedEvent`,
+        CollectionOfferCanceled: `${address}::events::CollectionOfferCanceledEvent`,
+        CollectionOfferFilled: `${address}::events::CollectionOfferFilledEvent`,
+      },
       coinType: ['$.coin_type', { const: APT }],
       ...wapalOfferSources(address, { tokenOffer: expiration, collectionOffer: expiration }),
     }),

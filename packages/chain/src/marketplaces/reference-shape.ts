@@ -74,11 +74,25 @@ export const COLLECTION_METADATA: MarketFieldSources = {
   creatorAddress: '$.collection_metadata.creator_address',
 };
 
+/** The nine events of the reference marketplace, by their reference-contract names. */
+type ReferenceEvent =
+  | 'ListingPlaced'
+  | 'ListingCanceled'
+  | 'ListingFilled'
+  | 'TokenOfferPlaced'
+  | 'TokenOfferCanceled'
+  | 'TokenOfferFilled'
+  | 'CollectionOfferPlaced'
+  | 'CollectionOfferCanceled'
+  | 'CollectionOfferFilled';
+
 export interface ReferenceShapeOptions {
-  /** The module address: event types are `<address>::events::<Name><suffix>`. */
-  address: string;
-  /** Wapal and mdq name their structs `ListingPlacedEvent`; the reference contract `ListingPlaced`. */
-  suffix: '' | 'Event';
+  /**
+   * Each event's full Move type, written out where the marketplace is configured so that a reader
+   * searching the source for a chain event type finds its decoder (Wapal and mdq name their structs
+   * `ListingPlacedEvent`, the reference contract `ListingPlaced`).
+   */
+  types: Record<ReferenceEvent, string>;
   /** Extra sources per field, tried after the reference ones (e.g. offer expirations in resources). */
   tokenOfferExtras?: MarketFieldSources;
   collectionOfferExtras?: MarketFieldSources;
@@ -87,7 +101,7 @@ export interface ReferenceShapeOptions {
 }
 
 export function referenceShapeEvents(options: ReferenceShapeOptions): Record<string, MarketEventConfig> {
-  const type = (name: string): string => `${options.address}::events::${name}${options.suffix}`;
+  const type = (name: ReferenceEvent): string => options.types[name];
   const coin: MarketFieldSources = options.coinType === undefined ? {} : { coinType: options.coinType };
   const listing: MarketFieldSources = {
     ...TOKEN_METADATA,

@@ -3,8 +3,6 @@ import { V1_TOKEN_ID } from './reference-shape';
 
 export const SOUFFL3_ADDRESS = '0xf6994988bd40261af9431cd6dd3fcf765569719e66322c7a05cc78a89cd366d4';
 
-const type = (name: string): string => `${SOUFFL3_ADDRESS}::FixedPriceMarket::${name}`;
-
 /** Souffl3 trades token v1 only, named by `token_id: TokenId` (V1_TOKEN_ID). */
 const token: MarketFieldSources = {
   ...V1_TOKEN_ID,
@@ -23,18 +21,20 @@ const token: MarketFieldSources = {
 export const souffl3: MarketplaceConfig = {
   name: 'souffl3',
   events: {
-    [type('ListTokenEvent')]: { kind: 'place_listing', fields: { ...token, seller: '$.token_owner' } },
+    ['0xf6994988bd40261af9431cd6dd3fcf765569719e66322c7a05cc78a89cd366d4::FixedPriceMarket::ListTokenEvent']:
+      { kind: 'place_listing', fields: { ...token, seller: '$.token_owner' } },
     // The processor allows a cancel without a price (it stores none); the engine needs one, so a
     // cancel that names none is stored with 0 — it only closes the listing.
-    [type('CancelListTokenEvent')]: {
-      kind: 'cancel_listing',
-      fields: {
-        ...token,
-        price: ['$.price', '$.coin_per_token', '$.coin_amount', { const: '0' }],
-        seller: { transactionSender: true },
+    ['0xf6994988bd40261af9431cd6dd3fcf765569719e66322c7a05cc78a89cd366d4::FixedPriceMarket::CancelListTokenEvent']:
+      {
+        kind: 'cancel_listing',
+        fields: {
+          ...token,
+          price: ['$.price', '$.coin_per_token', '$.coin_amount', { const: '0' }],
+          seller: { transactionSender: true },
+        },
       },
-    },
-    [type('BuyTokenEvent')]: {
+    ['0xf6994988bd40261af9431cd6dd3fcf765569719e66322c7a05cc78a89cd366d4::FixedPriceMarket::BuyTokenEvent']: {
       kind: 'fill_listing',
       fields: { ...token, seller: '$.token_owner', buyer: '$.buyer' },
     },

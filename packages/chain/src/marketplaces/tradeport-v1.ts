@@ -1,9 +1,5 @@
 import type { MarketFieldSources, MarketplaceConfig } from './config';
 import { APT, V1_TOKEN_ID } from './reference-shape';
-import { TRADEPORT_ADDRESS } from './tradeport-v2';
-
-const listings = (name: string): string => `${TRADEPORT_ADDRESS}::listings::${name}`;
-const biddings = (name: string): string => `${TRADEPORT_ADDRESS}::biddings::${name}`;
 
 /** v1 events name the token by `token_id: TokenId` (V1_TOKEN_ID). */
 const tokenId: MarketFieldSources = {
@@ -34,29 +30,38 @@ const collectionId: MarketFieldSources = {
 export const tradeportV1: MarketplaceConfig = {
   name: 'tradeport_v1',
   events: {
-    [listings('InsertListingEvent')]: { kind: 'place_listing', fields: { ...tokenId, seller: '$.owner' } },
-    [listings('DeleteListingEvent')]: { kind: 'cancel_listing', fields: { ...tokenId, seller: '$.owner' } },
-    [listings('BuyEvent')]: {
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::listings::InsertListingEvent']: {
+      kind: 'place_listing',
+      fields: { ...tokenId, seller: '$.owner' },
+    },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::listings::DeleteListingEvent']: {
+      kind: 'cancel_listing',
+      fields: { ...tokenId, seller: '$.owner' },
+    },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::listings::BuyEvent']: {
       kind: 'fill_listing',
       fields: { ...tokenId, seller: '$.owner', buyer: '$.buyer' },
     },
-    [biddings('InsertTokenBidEvent')]: {
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings::InsertTokenBidEvent']: {
       kind: 'place_token_offer',
       fields: { ...tokenId, buyer: '$.bid_buyer' },
     },
-    [biddings('DeleteTokenBidEvent')]: {
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings::DeleteTokenBidEvent']: {
       kind: 'cancel_token_offer',
       fields: { ...tokenId, buyer: '$.bid_buyer' },
     },
-    [biddings('AcceptTokenBidEvent')]: {
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings::AcceptTokenBidEvent']: {
       kind: 'fill_token_offer',
       fields: { ...tokenId, buyer: '$.bid_buyer', seller: '$.bid_seller' },
     },
-    [biddings('InsertCollectionBidEvent')]: { kind: 'place_collection_offer', fields: collectionId },
-    [biddings('DeleteCollectionBidEvent')]: { kind: 'cancel_collection_offer', fields: collectionId },
-    [biddings('AcceptCollectionBidEvent')]: {
-      kind: 'fill_collection_offer',
-      fields: { ...collectionId, seller: '$.bid_seller' },
-    },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings::InsertCollectionBidEvent']:
+      { kind: 'place_collection_offer', fields: collectionId },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings::DeleteCollectionBidEvent']:
+      { kind: 'cancel_collection_offer', fields: collectionId },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings::AcceptCollectionBidEvent']:
+      {
+        kind: 'fill_collection_offer',
+        fields: { ...collectionId, seller: '$.bid_seller' },
+      },
   },
 };

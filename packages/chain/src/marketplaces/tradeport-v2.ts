@@ -3,9 +3,6 @@ import { APT } from './reference-shape';
 
 export const TRADEPORT_ADDRESS = '0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26';
 
-const listings = (name: string): string => `${TRADEPORT_ADDRESS}::listings_v2::${name}`;
-const biddings = (name: string): string => `${TRADEPORT_ADDRESS}::biddings_v2::${name}`;
-
 /** Events name only the token object; name and collection come from the write set (engine enrichment). */
 const listing: MarketFieldSources = {
   listingId: '$.listing.inner',
@@ -39,31 +36,46 @@ const collectionBid: MarketFieldSources = {
 export const tradeportV2: MarketplaceConfig = {
   name: 'tradeport_v2',
   events: {
-    [listings('InsertListingEvent')]: { kind: 'place_listing', fields: listing },
-    [listings('DeleteListingEvent')]: { kind: 'cancel_listing', fields: listing },
-    [listings('BuyEvent')]: { kind: 'fill_listing', fields: { ...listing, buyer: '$.buyer' } },
-    [biddings('InsertTokenBidEvent')]: { kind: 'place_token_offer', fields: tokenBid },
-    [biddings('DeleteTokenBidEvent')]: { kind: 'cancel_token_offer', fields: tokenBid },
-    [biddings('AcceptTokenBidEvent')]: {
-      kind: 'fill_token_offer',
-      fields: { ...tokenBid, seller: '$.bid_seller' },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::listings_v2::InsertListingEvent']: {
+      kind: 'place_listing',
+      fields: listing,
     },
-    [biddings('InsertCollectionBidEvent')]: {
-      kind: 'place_collection_offer',
-      fields: { ...collectionBid, remainingTokenAmount: { const: '1' } },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::listings_v2::DeleteListingEvent']: {
+      kind: 'cancel_listing',
+      fields: listing,
     },
-    [biddings('DeleteCollectionBidEvent')]: {
-      kind: 'cancel_collection_offer',
-      fields: { ...collectionBid, remainingTokenAmount: { ifDeleted: '$.bid.inner', value: '0' } },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::listings_v2::BuyEvent']: {
+      kind: 'fill_listing',
+      fields: { ...listing, buyer: '$.buyer' },
     },
-    [biddings('AcceptCollectionBidEvent')]: {
-      kind: 'fill_collection_offer',
-      fields: {
-        ...collectionBid,
-        tokenDataId: '$.token.inner',
-        seller: '$.bid_seller',
-        remainingTokenAmount: { ifDeleted: '$.bid.inner', value: '0' },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings_v2::InsertTokenBidEvent']:
+      { kind: 'place_token_offer', fields: tokenBid },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings_v2::DeleteTokenBidEvent']:
+      { kind: 'cancel_token_offer', fields: tokenBid },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings_v2::AcceptTokenBidEvent']:
+      {
+        kind: 'fill_token_offer',
+        fields: { ...tokenBid, seller: '$.bid_seller' },
       },
-    },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings_v2::InsertCollectionBidEvent']:
+      {
+        kind: 'place_collection_offer',
+        fields: { ...collectionBid, remainingTokenAmount: { const: '1' } },
+      },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings_v2::DeleteCollectionBidEvent']:
+      {
+        kind: 'cancel_collection_offer',
+        fields: { ...collectionBid, remainingTokenAmount: { ifDeleted: '$.bid.inner', value: '0' } },
+      },
+    ['0xe11c12ec495f3989c35e1c6a0af414451223305b579291fc8f3d9d0575a23c26::biddings_v2::AcceptCollectionBidEvent']:
+      {
+        kind: 'fill_collection_offer',
+        fields: {
+          ...collectionBid,
+          tokenDataId: '$.token.inner',
+          seller: '$.bid_seller',
+          remainingTokenAmount: { ifDeleted: '$.bid.inner', value: '0' },
+        },
+      },
   },
 };

@@ -9,5 +9,27 @@ export const WAGMI_ADDRESS = '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8
  */
 export const wagmi: MarketplaceConfig = {
   name: 'wagmi',
-  events: referenceShapeEvents({ address: WAGMI_ADDRESS, suffix: '', coinType: { const: APT } }),
+  events: referenceShapeEvents({
+    types: {
+      ListingPlaced:
+        '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8556316be4920ab03::events::ListingPlaced',
+      ListingCanceled:
+        '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8556316be4920ab03::events::ListingCanceled',
+      ListingFilled:
+        '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8556316be4920ab03::events::ListingFilled',
+      TokenOfferPlaced:
+        '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8556316be4920ab03::events::TokenOfferPlaced',
+      TokenOfferCanceled:
+        '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8556316be4920ab03::events::TokenOfferCanceled',
+      TokenOfferFilled:
+        '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8556316be4920ab03::events::TokenOfferFilled',
+      CollectionOfferPlaced:
+        '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8556316be4920ab03::events::CollectionOfferPlaced',
+      CollectionOfferCanceled:
+        '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8556316be4920ab03::events::CollectionOfferCanceled',
+      CollectionOfferFilled:
+        '0x1645ab97846c17347b0c48ce175dd590952c9642907168f8556316be4920ab03::events::CollectionOfferFilled',
+    },
+    coinType: { const: APT },
+  }),
 };

@@ -47,8 +47,26 @@ export function wapalOfferSources(
 export const wapal: MarketplaceConfig = {
   name: 'wapal',
   events: referenceShapeEvents({
-    address: WAPAL_ADDRESS,
-    suffix: 'Event',
+    types: {
+      ListingPlaced:
+        '0x584b50b999c78ade62f8359c91b5165ff390338d45f8e55969a04e65d76258c9::events::ListingPlacedEvent',
+      ListingCanceled:
+        '0x584b50b999c78ade62f8359c91b5165ff390338d45f8e55969a04e65d76258c9::events::ListingCanceledEvent',
+      ListingFilled:
+        '0x584b50b999c78ade62f8359c91b5165ff390338d45f8e55969a04e65d76258c9::events::ListingFilledEvent',
+      TokenOfferPlaced:
+        '0x584b50b999c78ade62f8359c91b5165ff390338d45f8e55969a04e65d76258c9::events::TokenOfferPlacedEvent',
+      TokenOfferCanceled:
+        '0x584b50b999c78ade62f8359c91b5165ff390338d45f8e55969a04e65d76258c9::events::TokenOfferCanceledEvent',
+      TokenOfferFilled:
+        '0x584b50b999c78ade62f8359c91b5165ff390338d45f8e55969a04e65d76258c9::events::TokenOfferFilledEvent',
+      CollectionOfferPlaced:
+        '0x584b50b999c78ade62f8359c91b5165ff390338d45f8e55969a04e65d76258c9::events::CollectionOfferPlacedEvent',
+      CollectionOfferCanceled:
+        '0x584b50b999c78ade62f8359c91b5165ff390338d45f8e55969a04e65d76258c9::events::CollectionOfferCanceledEvent',
+      CollectionOfferFilled:
+        '0x584b50b999c78ade62f8359c91b5165ff390338d45f8e55969a04e65d76258c9::events::CollectionOfferFilledEvent',
+    },
     coinType: { const: APT },
     ...wapalOfferSources(WAPAL_ADDRESS),
   }),
