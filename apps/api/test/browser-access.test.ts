@@ -80,11 +80,18 @@ describe('browser access: CORS, origins and publishable keys', () => {
       .split(',')
       .map((h) => h.trim());
     expect(exposed).toEqual(
-      expect.arrayContaining(['x-mdq-indexed-version', 'etag', 'x-ratelimit-limit', 'x-ratelimit-remaining']),
+      expect.arrayContaining([
+        'x-mdq-indexed-version',
+        'x-mdq-cache',
+        'etag',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+      ]),
     );
     // What it exposes is really there.
     expect(res.headers['x-ratelimit-limit']).toBe('1000');
     expect(res.headers.etag).toBeDefined();
+    expect(['hit', 'miss']).toContain(res.headers['x-mdq-cache']);
   });
 
   it('takes the key from Authorization: Bearer too (the header preflights allow)', async () => {

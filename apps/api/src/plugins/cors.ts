@@ -4,12 +4,14 @@ import type { OriginPolicy } from './browser-origins';
 
 /**
  * What a page's script may read of an answer besides the CORS-safelisted headers: freshness, the
- * ETag for conditional requests, the rate-limit budget, and the feed's event id.
+ * ETag for conditional requests, whether the response cache answered, the rate-limit budget, and
+ * the feed's event id.
  */
 const EXPOSED_HEADERS = [
   'x-mdq-indexed-version',
   'x-mdq-indexed-at',
   'x-mdq-event-id',
+  'x-mdq-cache',
   'etag',
   'x-ratelimit-limit',
   'x-ratelimit-remaining',
