@@ -10,7 +10,10 @@ export interface MdqProcess {
   /** Every stdout and stderr line so far. */
   lines: string[];
   alive(): boolean;
-  /** SIGTERM, then waits for the exit (SIGKILL after `killAfterMs`, default 15 s). */
+  /**
+   * SIGTERM, then waits for the exit (SIGKILL after `killAfterMs`, default 45 s: past the worker's
+   * 30 s grace for a job in flight, so that a slow stop on a loaded machine is not taken for a hang).
+   */
   stop(killAfterMs?: number): Promise<number | null>;
   exited: Promise<number | null>;
 }
@@ -35,7 +38,7 @@ export function spawnMdq(name: string, args: string[], env: Record<string, strin
     lines,
     exited,
     alive: () => child.exitCode === null && child.signalCode === null,
-    async stop(killAfterMs = 15_000) {
+    async stop(killAfterMs = 45_000) {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
       const code = await exited;

@@ -248,8 +248,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     );
     const exitCodes = {
       api: await api.stop(),
-      // The worker lets a job in flight finish for up to 30 s (shutdownGraceMs) before it exits.
-      worker: await worker.stop(45_000),
+      worker: await worker.stop(),
       indexer: await indexer.stop(),
     };
     const indexedAtEnd = (await databaseReading(sampler)).indexedVersion;
