@@ -24,6 +24,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { cloneBenchDatabase } from './api-dataset';
 import { benchFlags, numberFlag } from './flags';
+import { recordSdkBodies } from './sdk-graphql-bodies';
 
 const values = benchFlags({
   workers: { type: 'string' },
@@ -53,6 +54,8 @@ interface Endpoint {
   name: string;
   group: Group;
   paths: string[];
+  /** POST bodies, drawn in turn (to the first path); without them each request GETs a path. */
+  bodies?: string[];
 }
 
 // ---------------------------------------------------------------- data set and parameter mixes
@@ -294,86 +297,20 @@ endpoints.push({
   group: 'other',
   paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`),
 });
-// The Indexer API's GraphQL (issue #36): the five queries @aptos-labs/ts-sdk sends most, as its
-// operations read them (src/internal/queries/*.graphql), in Hasura's GET form.
-const COLLECTION_FIELDS = `collection_id collection_name creator_address current_supply description
-  last_transaction_timestamp last_transaction_version max_supply mutable_description mutable_uri table_handle_v1
-  token_standard total_minted_v2 uri`;
-const TOKEN_DATA_FIELDS = `collection_id description is_fungible_v2 largest_property_version_v1
-  last_transaction_timestamp last_transaction_version maximum supply token_data_id token_name token_properties
-  token_standard token_uri decimals current_collection { ${COLLECTION_FIELDS} }`;
-const OWNERSHIP_FIELDS = `token_standard token_properties_mutated_v1 token_data_id table_type_v1 storage_id
-  property_version_v1 owner_address last_transaction_version last_transaction_timestamp is_soulbound_v2
-  is_fungible_v2 amount current_token_data { ${TOKEN_DATA_FIELDS} }`;
-const graphql = (query: string, variables: (i: number) => unknown) => (i: number) =>
-  `/v1/graphql?query=${enc(query.replace(/\s+/g, ' '))}&variables=${enc(JSON.stringify(variables(i)))}`;
-endpoints.push(
+// The Indexer API's GraphQL (issue #36): the five NFT queries @aptos-labs/ts-sdk sends most, as the
+// SDK itself sends them (POST bodies recorded from the SDK, sdk-graphql-bodies.ts), over the
+// chain's wallets, tokens and collections.
+const sdkQueries = await recordSdkBodies(
   {
-    name: 'graphql/getAccountOwnedTokens',
-    group: 'other',
-    paths: mix(
-      graphql(
-        `query q($w: current_token_ownerships_v2_bool_exp!, $offset: Int, $limit: Int) {
-          current_token_ownerships_v2(where: $w, offset: $offset, limit: $limit) { ${OWNERSHIP_FIELDS} } }`,
-        (i) => ({
-          w: { owner_address: { _eq: wallet(i) }, amount: { _gt: 0 } },
-          offset: (page(i) - 1) * 25,
-          limit: 25,
-        }),
-      ),
-    ),
+    wallets: Array.from({ length: N }, (_, i) => wallet(i)),
+    tokenIds: tokens.map((t) => t.token_data_id),
+    collections: collections.map((c) => ({ creator: c.creator_address, name: c.collection_name })),
   },
-  {
-    name: 'graphql/getAccountTokensCount',
-    group: 'other',
-    paths: mix(
-      graphql(
-        `query q($w: current_token_ownerships_v2_bool_exp) {
-          current_token_ownerships_v2_aggregate(where: $w) { aggregate { count } } }`,
-        (i) => ({ w: { owner_address: { _eq: wallet(i) }, amount: { _gt: 0 } } }),
-      ),
-    ),
-  },
-  {
-    name: 'graphql/getDigitalAssetData',
-    group: 'other',
-    paths: mix(
-      graphql(
-        `query q($w: current_token_datas_v2_bool_exp) { current_token_datas_v2(where: $w) { ${TOKEN_DATA_FIELDS} } }`,
-        (i) => ({ w: { token_data_id: { _eq: tok(i).token_data_id } } }),
-      ),
-    ),
-  },
-  {
-    name: 'graphql/getDigitalAssetActivity',
-    group: 'other',
-    paths: mix(
-      graphql(
-        `query q($w: token_activities_v2_bool_exp!, $limit: Int) { token_activities_v2(where: $w, limit: $limit) {
-          after_value before_value entry_function_id_str event_account_address event_index from_address
-          is_fungible_v2 property_version_v1 to_address token_amount token_data_id token_standard
-          transaction_timestamp transaction_version type } }`,
-        (i) => ({ w: { token_data_id: { _eq: tok(i).token_data_id } }, limit: 25 }),
-      ),
-    ),
-  },
-  {
-    name: 'graphql/getCollectionData',
-    group: 'other',
-    paths: mix(
-      graphql(
-        `query q($w: current_collections_v2_bool_exp!) { current_collections_v2(where: $w) { ${COLLECTION_FIELDS} } }`,
-        (i) => ({
-          w: {
-            collection_name: { _eq: col(i).collection_name },
-            creator_address: { _eq: col(i).creator_address },
-            token_standard: { _eq: 'v2' },
-          },
-        }),
-      ),
-    ),
-  },
+  N,
 );
+for (const { method, bodies } of sdkQueries) {
+  endpoints.push({ name: `graphql/${method}`, group: 'other', paths: [`/${NETWORK}/v1/graphql`], bodies });
+}
 // --only a,b: the endpoints whose name contains any of the comma-separated texts.
 const only = values.only?.split(',').filter((text) => text !== '');
 const selected = only ? endpoints.filter((e) => only.some((text) => e.name.includes(text))) : endpoints;
@@ -436,6 +373,7 @@ async function load(
   headers: Record<string, string> = {},
   duration = seconds,
   amount?: number,
+  bodies?: string[],
 ): Promise<Result> {
   let n = 0;
   const result = await autocannon({
@@ -443,8 +381,20 @@ async function load(
     connections,
     // A number of requests, when given, instead of a duration.
     ...(amount === undefined ? { duration } : { amount }),
-    headers,
-    requests: [{ setupRequest: (request) => ({ ...request, path: paths[n++ % paths.length] as string }) }],
+    headers: bodies ? { ...headers, 'content-type': 'application/json' } : headers,
+    requests: [
+      {
+        setupRequest: (request) =>
+          bodies
+            ? {
+                ...request,
+                method: 'POST',
+                path: paths[0] as string,
+                body: bodies[n++ % bodies.length] as string,
+              }
+            : { ...request, path: paths[n++ % paths.length] as string },
+      },
+    ],
   });
   return {
     rps: result.requests.average,
@@ -477,8 +427,16 @@ const compareLabel = compareTree
   ? execFileSync('git', ['-C', compareTree, 'rev-parse', '--short', 'HEAD']).toString().trim()
   : '';
 // Every URL of the mix once (a duration would leave the slow ones of a slow route cold).
-const warm = async (url: string, paths: string[], headers: Record<string, string> = {}) =>
-  load(url, paths, 10, headers, 1, paths.length).catch(() => undefined);
+const warm = async (url: string, endpoint: Endpoint, headers: Record<string, string> = {}) =>
+  load(
+    url,
+    endpoint.paths,
+    10,
+    headers,
+    1,
+    (endpoint.bodies ?? endpoint.paths).length,
+    endpoint.bodies,
+  ).catch(() => undefined);
 
 /** `{"data":{"one":1}}`: the select1 server's own body, the rest of its answer being headers. */
 const SELECT1_BODY_BYTES = 18;
@@ -500,22 +458,30 @@ for (const connections of connectionCounts) {
     const headers = { 'x-api-key': key };
     if (connections === connectionCounts[0]) {
       // A mix whose URLs fail is a broken benchmark, not a slow endpoint: show the first failure.
-      for (const path of endpoint.paths.slice(0, 20)) {
-        const response = await fetch(`${api.url}${path}`, { headers });
-        if (response.status !== 200) {
-          console.log(
-            `${endpoint.name}: ${response.status} for ${path}: ${(await response.text()).slice(0, 200)}`,
-          );
+      for (let i = 0; i < 20; i++) {
+        const body = endpoint.bodies?.[i];
+        const path = (body === undefined ? endpoint.paths[i] : endpoint.paths[0]) as string | undefined;
+        if (path === undefined) break;
+        const response = await fetch(
+          `${api.url}${path}`,
+          body === undefined
+            ? { headers }
+            : { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } },
+        );
+        const text = await response.text();
+        // A GraphQL answer reports a failed operation in its body, with a 200.
+        if (response.status !== 200 || text.startsWith('{"errors"')) {
+          console.log(`${endpoint.name}: ${response.status} for ${body ?? path}: ${text.slice(0, 200)}`);
           break;
         }
       }
-      await warm(api.url, endpoint.paths, headers);
-      if (compared) await warm(compared.url, endpoint.paths, headers);
+      await warm(api.url, endpoint, headers);
+      if (compared) await warm(compared.url, endpoint, headers);
     }
     // The shared machine's load drifts within a run: each endpoint is divided by a SELECT 1
     // measured right before it, at the same connection count.
     const near = await load(select1.url, ['/'], connections, {}, Math.max(2, Math.round(seconds / 2)));
-    const r = await load(api.url, endpoint.paths, connections, headers);
+    const r = await load(api.url, endpoint.paths, connections, headers, seconds, undefined, endpoint.bodies);
     // The same round trip answering as many bytes as this endpoint's mean answer: what a page of
     // that size costs with no work at all (headers included, so the totals match).
     const sameBytes = await load(
@@ -536,7 +502,15 @@ for (const connections of connectionCounts) {
     console.log(rows.at(-1));
     if (compared) {
       const before = await load(select1.url, ['/'], connections, {}, Math.max(2, Math.round(seconds / 2)));
-      const c = await load(compared.url, endpoint.paths, connections, headers);
+      const c = await load(
+        compared.url,
+        endpoint.paths,
+        connections,
+        headers,
+        seconds,
+        undefined,
+        endpoint.bodies,
+      );
       rows.push(
         `| ${endpoint.name} at ${compareLabel} | ${connections} | ${fmt(c.rps)} | ${c.p50} | ${c.p99} | ${kb(c)} | ${fmt(before.rps)} | ${(c.rps / before.rps).toFixed(2)} | | | compared${c.errors ? ` (${c.errors} errors)` : ''} |`,
       );
