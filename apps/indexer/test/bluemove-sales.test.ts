@@ -5,6 +5,7 @@ import {
   DEFAULT_MARKETPLACE_ADDRESS,
   v1TokenDataId,
 } from '@mdq/chain';
+import { atVersion, entryFunction, moduleEvent, userTransaction } from '@mdq/chain/testing';
 import { sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { noopNotifier } from '@mdq/jobs';
@@ -29,31 +30,11 @@ const tokenIdOf = (name: string) => ({
 });
 
 function tx(version: number, type: string, data: Record<string, unknown>): TransactionResponse {
-  return {
-    type: 'user_transaction',
-    version: String(version),
-    hash: `0x${version.toString(16).padStart(64, '0')}`,
-    success: true,
-    vm_status: 'Executed successfully',
+  return userTransaction([moduleEvent(`${BLUEMOVE_ADDRESS}::${type}`, data)], [], {
+    ...atVersion(version),
     sender: SELLER,
-    sequence_number: String(version),
-    timestamp: String(1_740_000_000_000_000 + version),
-    payload: {
-      type: 'entry_function_payload',
-      function: `${BLUEMOVE_ADDRESS}::marketplaceV2::batch_buy_script`,
-      type_arguments: [],
-      arguments: [],
-    },
-    events: [
-      {
-        guid: { creation_number: '0', account_address: '0x0' },
-        sequence_number: '0',
-        type: `${BLUEMOVE_ADDRESS}::${type}`,
-        data,
-      },
-    ],
-    changes: [],
-  } as unknown as TransactionResponse;
+    payload: entryFunction(`${BLUEMOVE_ADDRESS}::marketplaceV2::batch_buy_script`),
+  }) as unknown as TransactionResponse;
 }
 const list = (version: number, name: string, price: string) =>
   tx(version, 'marketplaceV2::ListEvent', {

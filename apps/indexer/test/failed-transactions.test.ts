@@ -1,5 +1,6 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
+import { atVersion, userTransaction } from '@mdq/chain/testing';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { noopNotifier } from '@mdq/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,18 +12,11 @@ const decode = createDecoder({
 });
 
 function userTx(version: number, extra: Record<string, unknown> = {}): TransactionResponse {
-  return {
-    type: 'user_transaction',
-    version: String(version),
-    hash: `0x${version.toString(16).padStart(64, '0')}`,
-    success: true,
-    vm_status: 'Executed successfully',
+  return userTransaction([], [], {
+    ...atVersion(version, 1_700_000_000_000_000),
     sender: '0x1',
-    timestamp: String(1_700_000_000_000_000 + version),
-    events: [],
-    changes: [],
     ...extra,
-  } as unknown as TransactionResponse;
+  }) as unknown as TransactionResponse;
 }
 
 describe('a transaction the decoder cannot handle', () => {

@@ -1,6 +1,7 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS, v1TokenDataId } from '@mdq/chain';
 import { findFixtureTransaction, testFixturesRoot } from '@mdq/chain/fixtures';
+import { atVersion, entryFunction, userTransaction } from '@mdq/chain/testing';
 import { sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { noopNotifier } from '@mdq/jobs';
@@ -62,28 +63,17 @@ const dataIdOf = (name: string) => ({ creator: CREATOR, collection: 'Gems', name
 const tokenIdOf = (name: string) => ({ token_data_id: dataIdOf(name), property_version: '0' });
 
 function tx(version: number, events: unknown[], changes: unknown[]): unknown {
-  return {
-    type: 'user_transaction',
-    version: String(version),
-    hash: `0x${version.toString(16).padStart(64, '0')}`,
-    success: true,
-    vm_status: 'Executed successfully',
+  return userTransaction([], changes as Record<string, unknown>[], {
+    ...atVersion(version),
     sender: CREATOR,
-    sequence_number: String(version),
-    timestamp: String(1_740_000_000_000_000 + version),
-    payload: {
-      type: 'entry_function_payload',
-      function: '0x3::token::burn',
-      type_arguments: [],
-      arguments: [],
-    },
+    payload: entryFunction('0x3::token::burn'),
+    // Handle events, each with its own creation number.
     events: events.map((e, i) => ({
       guid: { creation_number: String(i), account_address: '0x0' },
       sequence_number: '0',
       ...(e as object),
     })),
-    changes,
-  };
+  });
 }
 
 const tokenStore = (owner: string) => ({

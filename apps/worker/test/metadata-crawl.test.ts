@@ -1,4 +1,5 @@
 import { normalizeAddress } from '@mdq/chain/address';
+import { atVersion, entryFunction, moduleEvent, userTransaction } from '@mdq/chain/testing';
 import { collectionTraitFloors, type Db, sql } from '@mdq/db';
 import type { CollectionFacts, DevnetFacts, TokenFacts } from '@mdq/devnet';
 import { memorySource, runIndexer } from '@mdq/indexer';
@@ -100,36 +101,23 @@ async function uriMutation(tokenAddress: string, mintVersion: number, newUri: st
   const changes = ofToken.map((c) =>
     c === tokenResource ? { ...c, data: { ...c.data, data: { ...c.data?.data, uri: newUri } } } : c,
   );
-  return {
-    type: 'user_transaction',
-    version: String(version),
-    hash: `0x${version.toString(16).padStart(64, '0')}`,
-    success: true,
-    vm_status: 'Executed successfully',
-    sender: tokenAddress,
-    sequence_number: '0',
-    timestamp: String(Date.now() * 1000),
-    payload: {
-      type: 'entry_function_payload',
-      function: '0x4::aptos_token::set_token_uri',
-      type_arguments: [],
-      arguments: [],
-    },
-    events: [
-      {
-        guid: { creation_number: '0', account_address: '0x0' },
-        sequence_number: '0',
-        type: '0x4::token::Mutation',
-        data: {
-          token_address: tokenAddress,
-          mutated_field_name: 'uri',
-          old_value: oldUri,
-          new_value: newUri,
-        },
-      },
+  return userTransaction(
+    [
+      moduleEvent('0x4::token::Mutation', {
+        token_address: tokenAddress,
+        mutated_field_name: 'uri',
+        old_value: oldUri,
+        new_value: newUri,
+      }),
     ],
-    changes,
-  } as unknown as Parameters<typeof memorySource>[0][number];
+    changes as Record<string, unknown>[],
+    {
+      ...atVersion(version, Date.now() * 1000 - version),
+      sender: tokenAddress,
+      sequence_number: '0',
+      payload: entryFunction('0x4::aptos_token::set_token_uri'),
+    },
+  ) as unknown as Parameters<typeof memorySource>[0][number];
 }
 
 function tokensOf(c: CollectionFacts): TokenFacts[] {

@@ -9,7 +9,7 @@ import {
   v1CollectionId,
   v1TokenDataId,
 } from '../src/index';
-import { moduleEvent, userTransaction } from './rest-builder';
+import { moduleEvent, userTransaction } from '../src/testing';
 
 const options = { marketplaces: builtinMarketplaces(), lootboxAddress: DEFAULT_LOOTBOX_ADDRESS };
 const long = (short: string): string => `0x${short.slice(2).padStart(64, '0')}`;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { MarketActivityFact } from '../src/index';
 import { decodeCoinMoves, normalizeAddress, sellerFundedBuyer } from '../src/index';
+import { moduleEvent, userTransaction, writeResource } from '../src/testing';
 import { readTransaction } from '../src/transaction-view';
 import { WriteSetIndex } from '../src/write-set';
-import { moduleEvent, userTransaction, writeResource } from './rest-builder';
 
 const SELLER = normalizeAddress('0x5e11');
 const BUYER = normalizeAddress('0xb0b');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinMarketplaces, DEFAULT_LOOTBOX_ADDRESS, DecodeError, decodeTransaction } from '../src/index';
-import { moduleEvent, userTransaction, writeResource } from './rest-builder';
+import { moduleEvent, userTransaction, writeResource } from '../src/testing';
 
 const options = { marketplaces: builtinMarketplaces(), lootboxAddress: DEFAULT_LOOTBOX_ADDRESS };
 const long = (short: string): string => `0x${short.slice(2).padStart(64, '0')}`;

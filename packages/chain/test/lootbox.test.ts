@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOOTBOX_ADDRESS, DecodeError, decodeTransaction } from '../src/index';
-import { moduleEvent, userTransaction } from './rest-builder';
+import { moduleEvent, userTransaction } from '../src/testing';
 
 const options = { marketplaces: [], lootboxAddress: DEFAULT_LOOTBOX_ADDRESS };
 const lootbox = (name: string): string => `0x6d72::lootbox::${name}`;

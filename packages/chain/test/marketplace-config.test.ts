@@ -8,7 +8,7 @@ import {
   mdqMarketplace,
   v1TokenDataId,
 } from '../src/index';
-import { moduleEvent, userTransaction, writeResource } from './rest-builder';
+import { moduleEvent, userTransaction, writeResource } from '../src/testing';
 
 const long = (short: string): string => `0x${short.slice(2).padStart(64, '0')}`;
 

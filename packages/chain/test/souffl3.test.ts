@@ -6,7 +6,7 @@ import {
   SOUFFL3_ADDRESS,
   v1TokenDataId,
 } from '../src/index';
-import { moduleEvent, userTransaction } from './rest-builder';
+import { moduleEvent, userTransaction } from '../src/testing';
 
 const options = { marketplaces: builtinMarketplaces(), lootboxAddress: DEFAULT_LOOTBOX_ADDRESS };
 const long = (short: string): string => `0x${short.slice(2).padStart(64, '0')}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOOTBOX_ADDRESS, decodeTransaction, v1CollectionId, v1TokenDataId } from '../src/index';
-import { moduleEvent, userTransaction, writeResource } from './rest-builder';
+import { moduleEvent, userTransaction, writeResource } from '../src/testing';
 
 const options = { marketplaces: [], lootboxAddress: DEFAULT_LOOTBOX_ADDRESS };
 const long = (short: string): string => `0x${short.slice(2).padStart(64, '0')}`;

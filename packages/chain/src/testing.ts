@@ -1,4 +1,7 @@
-/** Hand-built REST user transactions for unit tests (only the fields the decoder reads). */
+/**
+ * Hand-built REST user transactions for tests (`@mdq/chain/testing`): the fields the decoder and the
+ * indexer read, in the fullnode's shape. One builder for every package's tests.
+ */
 export interface EventInput {
   type: string;
   data: Record<string, unknown>;
@@ -9,6 +12,21 @@ export interface EventInput {
 
 export function moduleEvent(type: string, data: Record<string, unknown>): EventInput {
   return { type, data };
+}
+
+/** The fields that place a transaction at `version`: its hash, sequence number and time follow from it. */
+export function atVersion(version: number, timeBaseUs = 1_740_000_000_000_000): Record<string, string> {
+  return {
+    version: String(version),
+    hash: `0x${version.toString(16).padStart(64, '0')}`,
+    sequence_number: String(version),
+    timestamp: String(timeBaseUs + version),
+  };
+}
+
+/** An entry-function payload calling `fn` (the decoder reads the function name only). */
+export function entryFunction(fn: string): Record<string, unknown> {
+  return { type: 'entry_function_payload', function: fn, type_arguments: [], arguments: [] };
 }
 
 export function userTransaction(
@@ -25,12 +43,7 @@ export function userTransaction(
     sender: '0xcafe',
     sequence_number: '7',
     timestamp: '1740000000000000',
-    payload: {
-      type: 'entry_function_payload',
-      function: '0x1::test::run',
-      type_arguments: [],
-      arguments: [],
-    },
+    payload: entryFunction('0x1::test::run'),
     events: events.map((event) => ({
       guid: { creation_number: event.creationNumber ?? '0', account_address: event.account ?? '0x0' },
       sequence_number: '0',
