@@ -8,6 +8,7 @@ import {
   listingsOfCollections,
   listingsOfSeller,
   searchMarket,
+  TOKEN_TIMELINE_TABLES,
   tokenTimeline,
   totalListingCards,
   userMarketActivity,
@@ -49,13 +50,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       },
       config: {
         readCache: {
-          tables: [
-            'collections',
-            'marketplace_activities',
-            'metadata_documents',
-            'token_activities',
-            'tokens',
-          ],
+          tables: TOKEN_TIMELINE_TABLES,
         },
       },
     },

@@ -4,6 +4,7 @@ import {
   collectionIdsMatching,
   findTokenByName,
   lootboxStatusChangesAt,
+  TOKEN_TIMELINE_TABLES,
   tokenBalances,
   tokensOfCollections,
   tokensOfLootbox,
@@ -169,13 +170,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       },
       config: {
         readCache: {
-          tables: [
-            'collections',
-            'marketplace_activities',
-            'metadata_documents',
-            'token_activities',
-            'tokens',
-          ],
+          tables: TOKEN_TIMELINE_TABLES,
           collection: { tables: ['collections', 'tokens'] },
         },
       },
