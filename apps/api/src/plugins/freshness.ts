@@ -79,6 +79,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The read state this request's answer reflects, taken before the handler read any data. */
     readState?: ReadState;
+    /** The collection pair (`pairKey`) that reading resolved, for a collection-scoped cached route. */
+    readPair?: string;
   }
 }
 
@@ -93,7 +95,9 @@ declare module 'fastify' {
 export function registerFreshnessHeaders(app: FastifyInstance, source: ReadStateSource): void {
   app.addHook('preValidation', async (request) => {
     const cached = request.routeOptions.config.readCache;
-    const reading = cached ? source.fresh(collectionPairOf(request, cached)) : source.recent();
+    const pair = cached ? collectionPairOf(request, cached) : undefined;
+    if (pair) request.readPair = pairKey(pair);
+    const reading = cached ? source.fresh(pair) : source.recent();
     request.readState = await reading.catch(() => undefined);
   });
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -91,16 +91,6 @@ export function cachedRoutes(app: FastifyInstance): ReadonlyMap<string, ReadCach
   return registry.get(app.server) ?? new Map();
 }
 
-/** The pair key (ReadState.scopes) a collection-scoped request asked its reading about. */
-function pairOf(request: FastifyRequest, config: ReadCacheConfig): string | undefined {
-  if (!config.collection) return undefined;
-  const query = request.query as Record<string, unknown>;
-  const creator = query['creator'];
-  const name = query['collection'];
-  // After validation and the address hook: the normalized creator the reading resolved.
-  return typeof creator === 'string' && typeof name === 'string' ? `${creator}/${name}` : undefined;
-}
-
 /**
  * Response cache for the read routes that opt in (`config.readCache`), keyed per URL by the write
  * counters of the tables the route reads (cacheKeyOf). A hit costs the read-state query the
@@ -146,7 +136,8 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     state: ReadState,
     done: (error?: Error) => void,
   ): void => {
-    const key = cacheKeyOf(state, config, pairOf(request, config));
+    // The pair the freshness hook's reading resolved; a reading taken here resolved none.
+    const key = cacheKeyOf(state, config, request.readPair);
     const entry = cache.get(request.url);
     if (entry && entry.key === key && options.now().getTime() < entry.until) {
       send(request, reply, entry);
