@@ -1,12 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Db } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
-import { createRedis, QUEUE_NAMES, redisAnswers } from '@mdq/jobs';
+import { createRedis, QUEUE_NAMES } from '@mdq/jobs';
+import { type PrivateRedis, startPrivateRedis } from '@mdq/jobs/testing';
 import { recordingLogger as logTo } from '@mdq/log';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,40 +17,9 @@ import { eventually } from './wait';
  */
 let t: TestDatabase;
 let db: Db;
-let dir: string;
-let port: number;
-let redisProcess: ChildProcess | undefined;
+let redis: PrivateRedis;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-/** redis-server without persistence (no RDB, no AOF): a restart loses every key. */
-async function startRedis(): Promise<void> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: 'ignore' },
-  );
-  redisProcess = child;
-  await eventually(async () => expect(await redisAnswers(redisUrl())).toBe(true), 15_000);
-}
-
-async function stopRedis(): Promise<void> {
-  const child = redisProcess;
-  if (!child || child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
-}
-
-const redisUrl = () => `redis://127.0.0.1:${port}`;
+const redisUrl = () => redis.url;
 
 async function schedulerIds(): Promise<string[]> {
   const connection = createRedis(redisUrl());
@@ -84,14 +48,11 @@ function recordingLogger(): { logger: WorkerLogger; recreated: unknown[] } {
 beforeAll(async () => {
   t = await createTestDatabase();
   db = t.db;
-  dir = await mkdtemp(join(tmpdir(), 'mdq-redis-'));
-  port = await freePort();
-  await startRedis();
+  redis = await startPrivateRedis();
 });
 
 afterAll(async () => {
-  await stopRedis();
-  await rm(dir, { recursive: true, force: true });
+  await redis?.destroy();
   await t?.drop();
 });
 
@@ -102,8 +63,8 @@ describe('job schedulers after Redis loses them', () => {
     const worker = await startWorker({ db, redisUrl: redisUrl(), logger, scheduleCheckMs: 3_600_000 });
     try {
       expect(await schedulerIds()).toEqual(expected);
-      await stopRedis();
-      await startRedis();
+      await redis.stop();
+      await redis.start();
       // The restarted server is empty until the worker's connection is ready again and re-creates
       // every scheduler (the log line is written only for schedulers found missing).
       await eventually(async () => expect(await schedulerIds()).toEqual(expected), 60_000);

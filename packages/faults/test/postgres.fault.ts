@@ -1,11 +1,11 @@
 import { freePort } from '@mdq/db';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
+import { type PrivateRedis, startPrivateRedis } from '@mdq/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mainCheckpoint } from '../src/checkpoint';
 import { printFigures } from '../src/figures';
 import { startLoad } from '../src/load';
 import { type PrivatePostgres, startPrivatePostgres } from '../src/private-postgres';
-import { type PrivateRedis, startPrivateRedis } from '../src/private-redis';
 import { type MdqProcess, sleep, spawnMdq, until, untilRunning } from '../src/processes';
 
 /*

@@ -1,10 +1,10 @@
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
+import { type PrivateRedis, startPrivateRedis } from '@mdq/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mainCheckpoint, queryRows } from '../src/checkpoint';
 import { printFigures } from '../src/figures';
 import { stackTraceLines } from '../src/log-lines';
-import { type PrivateRedis, startPrivateRedis } from '../src/private-redis';
 import { type MdqProcess, sleep, spawnMdq, until, untilRunning } from '../src/processes';
 
 const OUTAGE_MS = 10_000;

@@ -5,9 +5,9 @@ import { createTestDatabase, stateFingerprint, type TestDatabase } from '@mdq/db
 import type { DevnetFacts } from '@mdq/devnet';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
+import { type PrivateRedis, startPrivateRedis } from '@mdq/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/checkpoint';
-import { type PrivateRedis, startPrivateRedis } from '../src/private-redis';
 import { PROCESS_NAMES, runSoak, type SoakResult } from '../src/soak';
 
 /*

@@ -1,4 +1,11 @@
-import { createFailureLog, describeError, type FailureLog, failureKey, processLogger } from '@mdq/log';
+import {
+  createFailureLog,
+  describeError,
+  type FailureLog,
+  failureKey,
+  processLogger,
+  writePendingFailureCounts,
+} from '@mdq/log';
 import { Redis } from 'ioredis';
 
 /**
@@ -71,6 +78,27 @@ export function createRedis(url: string, onError: RedisErrorSink = stderrRedisSi
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
   redis.on('error', onError);
+  return countsWrittenOnRecovery(redis);
+}
+
+/**
+ * When a connection that failed is ready again, the outage's repeated failures are written at once
+ * (`writePendingFailureCounts`) rather than at the end of their window, which can fall after a
+ * SIGTERM and read as an error of the shutdown. BullMQ duplicates the connection it is handed (a
+ * Worker's blocking connection): the duplicates are watched too, so the last one to recover writes.
+ */
+function countsWrittenOnRecovery(redis: Redis): Redis {
+  let failed = false;
+  redis.on('error', () => {
+    failed = true;
+  });
+  redis.on('ready', () => {
+    if (!failed) return;
+    failed = false;
+    writePendingFailureCounts();
+  });
+  const duplicate = redis.duplicate.bind(redis);
+  redis.duplicate = (...args: Parameters<Redis['duplicate']>) => countsWrittenOnRecovery(duplicate(...args));
   return redis;
 }
 

@@ -27,6 +27,18 @@ interface Entry {
   write: (occurrences: Occurrences) => void;
 }
 
+/** Every failure log of the process that is still open, for `writePendingFailureCounts`. */
+const openLogs = new Set<FailureLog>();
+
+/**
+ * Writes the pending counts of every failure log of the process now. Called when a dependency
+ * recovers (a Redis connection ready again): the repeats of its outage are written while they are
+ * news, not at the end of a window that may fall in the middle of a shutdown.
+ */
+export function writePendingFailureCounts(): void {
+  for (const log of openLogs) log.flush();
+}
+
 /**
  * De-duplicates failure logs: an outage that fails every request must not write a stack trace per
  * request (a 10 s Postgres outage once wrote 33 MB). One line per distinct failure per window, with
@@ -47,7 +59,7 @@ export function createFailureLog(options: FailureLogOptions = {}): FailureLog {
   const timer = setInterval(() => emitDue(Date.now(), false), Math.max(250, Math.floor(windowMs / 2)));
   timer.unref();
 
-  return {
+  const log: FailureLog = {
     report(key, write) {
       const now = Date.now();
       const entry = entries.get(key);
@@ -77,8 +89,11 @@ export function createFailureLog(options: FailureLogOptions = {}): FailureLog {
     close() {
       emitDue(Date.now(), true);
       clearInterval(timer);
+      openLogs.delete(log);
     },
   };
+  openLogs.add(log);
+  return log;
 }
 
 /** The key of a failure: its message with numbers and quoted values elided, so "port 5433" and "port 5434" agree. */

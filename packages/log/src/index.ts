@@ -6,6 +6,7 @@ export {
   failureKey,
   type Occurrences,
   truncate,
+  writePendingFailureCounts,
 } from './failure-log';
 export {
   createLogger,
