@@ -36,6 +36,18 @@ async function missed(h: ApiHarness, urls: readonly string[]): Promise<string[]>
 
 const path = (url: string) => url.split('?')[0];
 
+/** The cache's hits and misses of one route pattern so far, as `GET /metrics` reports them. */
+async function cacheCounts(h: ApiHarness, route: string): Promise<{ hit: number; miss: number }> {
+  const metrics = (await h.app.inject('/metrics')).body;
+  const count = (result: string) => {
+    const line = metrics
+      .split('\n')
+      .find((l) => l.startsWith(`mdq_api_cache_answers_total{route="${route}",result="${result}"}`));
+    return Number(line?.split(' ').at(-1) ?? 0);
+  };
+  return { hit: count('hit'), miss: count('miss') };
+}
+
 describe('per-table keys: a write retires exactly the answers that read its table', () => {
   let h: ApiHarness;
   beforeAll(async () => {
@@ -254,11 +266,15 @@ describe('single-flight: concurrent identical misses run the route once', () => 
     expect(once).toBeGreaterThan(0);
 
     statements = 0;
+    const counted = await cacheCounts(h, '/local/api/tokens-by-collection');
     const answers = await Promise.all(Array.from({ length: 100 }, () => h.get(`${base}&limit=4`)));
     expect(statements).toBe(once);
     expect(answers.every((a) => a.statusCode === 200)).toBe(true);
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
     expect(answers.filter((a) => a.headers['x-mdq-cache'] === 'miss')).toHaveLength(1);
+    // /metrics counts the answers as their headers say: the hit ratio an operator reads.
+    const after = await cacheCounts(h, '/local/api/tokens-by-collection');
+    expect({ hit: after.hit - counted.hit, miss: after.miss - counted.miss }).toEqual({ hit: 99, miss: 1 });
   });
 
   it('waiters of a miss that fails run the route themselves (and answer alike)', async () => {

@@ -24,6 +24,17 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
+/**
+ * Answers of cached routes by route pattern: `hit` (a stored or shared answer) or `miss` (the route
+ * ran). The hit ratio under a moving chain says how well the per-table read keys hold answers.
+ */
+export const responseCacheAnswers = new Counter({
+  name: 'mdq_api_cache_answers_total',
+  help: 'Answers of cached routes, by route pattern and result (hit or miss)',
+  labelNames: ['route', 'result'] as const,
+  registers: [registry],
+});
+
 export const indexerBatchDuration = new Histogram({
   name: 'mdq_indexer_batch_duration_seconds',
   help: 'Time to decode and commit one batch (rows and checkpoint in one transaction)',

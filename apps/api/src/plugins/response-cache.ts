@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { COLLECTION_VERSIONED_TABLES, type CollectionVersionedTable, type ReadState } from '@mdq/db';
+import { responseCacheAnswers } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ReadStateSource } from './freshness';
@@ -126,6 +127,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     reply.header('content-type', 'application/json; charset=utf-8');
     reply.header('etag', entry.etag);
     reply.header(CACHE_HEADER, 'hit');
+    responseCacheAnswers.inc({ route: request.routeOptions.url ?? 'unmatched', result: 'hit' });
     reply.send(entry.body);
   };
 
@@ -188,6 +190,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
       return done(null, payload);
     }
     reply.header(CACHE_HEADER, 'miss');
+    responseCacheAnswers.inc({ route: request.routeOptions.url ?? 'unmatched', result: 'miss' });
     if (reply.statusCode !== 200 || typeof payload !== 'string') {
       request.cacheLeader?.(null);
       return done(null, payload);
