@@ -80,3 +80,18 @@ export function childrenOf(pid: number): number[] {
 export function commandLine(pid: number): string[] {
   return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 }
+
+/**
+ * A GET as a client is told to make it: a 503 carries `retry-after` (the API sheds load it cannot
+ * finish in time, and a start on a busy machine can be that), and is asked again after it, a few
+ * times. Any other answer, or a 503 without `retry-after`, is returned as it is.
+ */
+export async function getAsClient(url: string, headers: Record<string, string> = {}): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(url, { headers });
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (response.status !== 503 || !(retryAfter > 0) || attempt === 5) return response;
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+  }
+}

@@ -19,7 +19,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, rootPackage } from './infra-files';
-import { childrenOf, commandLine, ReleaseProcess } from './release-process';
+import { childrenOf, commandLine, getAsClient, ReleaseProcess } from './release-process';
 
 /*
  * The issue's "done when": `pnpm release` builds the bundle and the release folder once; from that
@@ -223,10 +223,10 @@ describe('every role from the release folder', () => {
     const health = (await (await fetch(`${origin}/health`)).json()) as { version: string; commit: string };
     expect(health.version).toBe(rootPackage().version);
     expect(health.commit).toMatch(/^[0-9a-f]{40}$/);
-    const keyed = await fetch(`${origin}/local/api/market/total-listing-cards`, {
-      headers: { 'x-api-key': apiKey },
+    const keyed = await getAsClient(`${origin}/local/api/market/total-listing-cards`, {
+      'x-api-key': apiKey,
     });
-    expect(keyed.status).toBe(200);
+    expect(keyed.status, await keyed.clone().text()).toBe(200);
     // swagger-ui's static files are read from its package folder at run time.
     expect((await fetch(`${origin}/docs/static/index.css`)).status).toBe(200);
     const port = new URL(origin).port;
@@ -287,8 +287,8 @@ describe('mdq start from the release folder', () => {
       await start.waitFor(/Ctrl-C stops everything/, 180_000);
       const base = (/base URL\s+(\S+)/.exec(start.output)?.[1] ?? '') as string;
       const key = readFileSync(join(dataDir, 'demo-api-key'), 'utf8').trim();
-      const keyed = await fetch(`${base}/market/total-listing-cards`, { headers: { 'x-api-key': key } });
-      expect(keyed.status, start.output).toBe(200);
+      const keyed = await getAsClient(`${base}/market/total-listing-cards`, { 'x-api-key': key });
+      expect(keyed.status, `${await keyed.clone().text()}\n${start.output}`).toBe(200);
       expect(await start.terminate()).toEqual({ code: 0, signal: null });
     } finally {
       if (start.child.exitCode === null) start.child.kill('SIGKILL');

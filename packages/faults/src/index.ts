@@ -2,6 +2,7 @@
 
 export { type PrivateRedis, startPrivateRedis } from '@mdq/jobs/testing';
 export { startPrivatePostgres } from './private-postgres';
+export { type MdqProcess, spawnMdq, until, untilRunning } from './processes';
 export {
   PROCESS_NAMES,
   type ProcessName,
@@ -10,3 +11,4 @@ export {
   type SoakResult,
   type SoakSample,
 } from './soak';
+export { metricValues, scrape } from './soak-readings';

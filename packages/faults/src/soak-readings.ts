@@ -34,7 +34,7 @@ export async function scrape(url: string): Promise<string> {
  * The values of metric `name` in Prometheus text, one per label set (the raw `{…}` string, '' when
  * the sample has no labels). prom-client writes one sample per line: `name{labels} value`.
  */
-function metricValues(text: string, name: string): Map<string, number> {
+export function metricValues(text: string, name: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;

@@ -1,0 +1,280 @@
+/**
+ * `bench:api --live` (issue #35): the API as a marketplace meets it — every endpoint at once, many
+ * different URLs, while the chain moves. The API bench's chain database (a copy) is followed by
+ * `mdq indexer` from a devnet that serves the same chain and grows a block of 10 transactions every
+ * `--block-interval-ms` (default 500), with `mdq worker` keeping the aggregates fresh, each its own
+ * process. The load is one sequence of requests over every endpoint's mix (api-mix.ts), each drawn
+ * with a skew a marketplace's traffic has: front-page endpoints three times as often, and within an
+ * endpoint's 400 URLs the first ones most (index 400·u³). Per connection count: rps, p50, p99,
+ * non-2xx, next to `SELECT 1` measured right before it, the versions indexed meanwhile and the
+ * response cache's hit ratio (`mdq_api_cache_answers_total`). A last pass at 10 connections reads
+ * every answer's headers: the hit ratio per route, and the ratio one global version would have had
+ * on the same answers (a hit only when nothing at all was indexed since the URL's previous answer;
+ * its cache never full and rankings writes not counted, so it is the better case of that scheme).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApiKey, createDb } from '@mdq/db';
+import { metricValues, scrape, spawnMdq, until, untilRunning } from '@mdq/faults';
+import pg from 'pg';
+import { cloneBenchDatabase } from './api-dataset';
+import { type Ask, asksOf, loadAsks, type Result, startServer } from './api-load';
+import { type Endpoint, sampleEndpoints } from './api-mix';
+
+export interface LiveBenchOptions {
+  count: number;
+  seconds: number;
+  connections: number[];
+  blockIntervalMs: number;
+  /** Writes the table into docs/PERFORMANCE.md. */
+  write: boolean;
+}
+
+const POOL = 20;
+const NETWORK = 'local';
+const SEQUENCE = 60_000;
+const here = dirname(fileURLToPath(import.meta.url));
+
+export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
+  console.log(
+    `chain: ${options.count.toLocaleString('en-US')} transactions, then a block every ${options.blockIntervalMs} ms`,
+  );
+  const database = await cloneBenchDatabase(options.count);
+  const { facts, endpoints } = await sampleEndpoints(database.url, NETWORK);
+  const sequence = skewedSequence(endpoints, SEQUENCE);
+  console.log(
+    `${sequence.length.toLocaleString('en-US')} requests over ${new Set(sequence.map(askKey)).size.toLocaleString('en-US')} distinct ones, ${endpoints.length} endpoints`,
+  );
+  const keyDb = createDb(database.url, { max: 1 });
+  const { key } = await createApiKey(keyDb, { name: 'bench', rateLimitPerMinute: 1_000_000_000 });
+  await keyDb.destroy();
+  const headers = { 'x-api-key': key };
+  const checkpoint = new pg.Client({ connectionString: database.url });
+  await checkpoint.connect();
+  const indexedVersion = async () =>
+    Number(
+      (
+        await checkpoint.query<{ v: string }>(
+          `SELECT last_version::text AS v FROM indexer_checkpoints WHERE name = 'main'`,
+        )
+      ).rows[0]?.v ?? -1,
+    );
+
+  // The chain the database holds, served again and growing (the same generator, seed and size).
+  const devnet = spawnMdq(
+    'devnet',
+    [
+      'devnet',
+      '--seed',
+      '1',
+      '--transactions-count',
+      String(options.count),
+      '--block-interval-ms',
+      String(options.blockIntervalMs),
+      '--live-block-size',
+      '10',
+      '--port',
+      '0',
+    ],
+    {},
+  );
+  const processes = [devnet];
+  const redisUrl = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+  const prefix = `mdq-live-${randomBytes(4).toString('hex')}`;
+  const rows: string[] = [];
+  try {
+    const devnetUrl = await until(
+      'the devnet to listen',
+      async () => devnet.lines.map((l) => /devnet listening on (\S+)/.exec(l)?.[1]).find(Boolean),
+      600_000,
+    );
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      APTOS_NETWORK: NETWORK,
+      APTOS_FULLNODE_URL: devnetUrl,
+      MDQ_QUEUE_PREFIX: prefix,
+    };
+    const indexer = spawnMdq('indexer', ['indexer'], env);
+    const worker = spawnMdq('worker', ['worker'], env);
+    processes.push(indexer, worker);
+    await untilRunning(worker, 'mdq worker running');
+    const atStart = await indexedVersion();
+    await until(
+      'the indexer to follow the growing chain',
+      async () => (await indexedVersion()) > atStart,
+      300_000,
+    );
+
+    const select1 = await startServer('select1', database.url, POOL);
+    const api = await startServer('api', database.url, POOL, {
+      MDQ_API_WORKERS: '1',
+      MDQ_RATE_LIMIT: '1000000',
+      REDIS_URL: redisUrl,
+      // The chain's last sale is the API's "now", as in the per-endpoint bench.
+      ...(facts?.now ? { MDQ_CLOCK_AT: new Date(facts.now).toISOString() } : {}),
+    });
+    try {
+      // A mix whose URLs fail is a broken benchmark: every distinct request once, failures named.
+      const distinct = [...new Map(sequence.map((a) => [askKey(a), a])).values()];
+      const failures = new Map<string, number>();
+      await loadAsks(api.url, distinct, 10, {
+        headers,
+        amount: distinct.length,
+        onResponse: (ask, status) => {
+          if (status !== 200)
+            failures.set(
+              `${status} ${ask.path.split('?')[0]}`,
+              (failures.get(`${status} ${ask.path.split('?')[0]}`) ?? 0) + 1,
+            );
+        },
+      });
+      for (const [what, n] of failures) console.log(`warm-up: ${n} × ${what}`);
+
+      const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+      rows.push(
+        '| load | connections | rps | p50 ms | p99 ms | non-2xx and errors | ÷ `SELECT 1` | cache hit ratio | versions indexed meanwhile |',
+        '|---|---|---|---|---|---|---|---|---|',
+      );
+      for (const connections of options.connections) {
+        const base = await loadAsks(select1.url, [{ path: '/' }], connections, {
+          duration: Math.max(3, Math.round(options.seconds / 2)),
+        });
+        const before = {
+          version: await indexedVersion(),
+          cache: cacheCounts(await scrape(`${api.url}/metrics`)),
+        };
+        const r: Result = await loadAsks(api.url, sequence, connections, {
+          headers,
+          duration: options.seconds,
+        });
+        const after = {
+          version: await indexedVersion(),
+          cache: cacheCounts(await scrape(`${api.url}/metrics`)),
+        };
+        const hits = after.cache.hit - before.cache.hit;
+        const misses = after.cache.miss - before.cache.miss;
+        rows.push(
+          `| \`SELECT 1\` (node:http + pg, pool ${POOL}) | ${connections} | ${fmt(base.rps)} | ${base.p50} | ${base.p99} | ${base.errors} | 1.00 | | |`,
+          `| **the live mix** | ${connections} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${(r.rps / base.rps).toFixed(2)} | ${ratio(hits, misses)} | ${fmt(after.version - before.version)} |`,
+        );
+        console.log(rows.at(-2));
+        console.log(rows.at(-1));
+      }
+      const accounting = await hitAccounting(api.url, sequence, headers, options.seconds);
+      rows.push('', ...accounting);
+      for (const line of accounting) console.log(line);
+    } finally {
+      await Promise.all([select1.stop(), api.stop()]);
+    }
+  } finally {
+    await Promise.all(processes.reverse().map((p) => p.stop()));
+    await checkpoint.end();
+    await database.drop();
+  }
+  const table = [
+    `${options.count.toLocaleString('en-US')}-transaction devnet chain growing a block of 10 every ${options.blockIntervalMs} ms (\`mdq indexer\` and \`mdq worker\` following it), ${facts?.tokens.toLocaleString('en-US')} tokens, ${facts?.collections} collections; one API process, pool ${POOL}; ${SEQUENCE.toLocaleString('en-US')} skewed requests over every endpoint, autocannon ${options.seconds} s per row; ${new Date().toISOString().slice(0, 10)}.`,
+    '',
+    ...rows,
+  ].join('\n');
+  console.log(`\n${table}`);
+  if (options.write) {
+    const file = join(here, '..', 'docs', 'PERFORMANCE.md');
+    const start = '<!-- api-live:start -->';
+    const stop = '<!-- api-live:end -->';
+    const doc = readFileSync(file, 'utf8');
+    const block = `${start}\n${table}\n${stop}`;
+    writeFileSync(
+      file,
+      doc.includes(start)
+        ? doc.replace(new RegExp(`${start}[\\s\\S]*${stop}`), () => block)
+        : `${doc.trimEnd()}\n\n${block}\n`,
+    );
+    console.log('written to docs/PERFORMANCE.md');
+  }
+}
+
+const askKey = (ask: Ask) => `${ask.path}\n${ask.body ?? ''}`;
+
+/**
+ * `length` requests over every endpoint's mix, drawn with a fixed seed: an endpoint (front-page
+ * ones three times as often), then one of its requests, the first ones most (index n·u³).
+ */
+function skewedSequence(endpoints: readonly Endpoint[], length: number): Ask[] {
+  let seed = 0x2545f491;
+  const random = () => {
+    // xorshift32: the same sequence every run.
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 0x1_0000_0000;
+  };
+  const weighted = endpoints.flatMap((e) => (e.group === 'front' ? [e, e, e] : [e]));
+  return Array.from({ length }, () => {
+    const asks = asksOf(weighted[Math.floor(random() * weighted.length)] as Endpoint);
+    return asks[Math.floor(random() ** 3 * asks.length)] as Ask;
+  });
+}
+
+function cacheCounts(metrics: string): { hit: number; miss: number } {
+  const counts = { hit: 0, miss: 0 };
+  for (const [labels, n] of metricValues(metrics, 'mdq_api_cache_answers_total')) {
+    if (labels.includes('result="hit"')) counts.hit += n;
+    else if (labels.includes('result="miss"')) counts.miss += n;
+  }
+  return counts;
+}
+
+const ratio = (hits: number, misses: number) =>
+  hits + misses === 0 ? '–' : `${((100 * hits) / (hits + misses)).toFixed(1)} %`;
+
+/**
+ * Every answer's headers for `seconds` at 10 connections: the hit ratio of the per-table keys per
+ * route (`x-mdq-cache`), and what one global version would have given the same answers: a hit only
+ * when the URL's previous answer was at the same indexed version (`x-mdq-indexed-version`).
+ */
+async function hitAccounting(
+  url: string,
+  sequence: readonly Ask[],
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<string[]> {
+  const perRoute = new Map<string, { hit: number; miss: number; globalHit: number }>();
+  const lastVersion = new Map<string, string>();
+  await loadAsks(url, sequence, 10, {
+    headers,
+    duration: seconds,
+    onResponse: (ask, status, answer) => {
+      const cache = answer['x-mdq-cache'];
+      const version = answer['x-mdq-indexed-version'];
+      if (status !== 200 || typeof cache !== 'string' || typeof version !== 'string') return;
+      const route = (ask.path.split('?')[0] ?? '').replace(`/${NETWORK}/api`, '');
+      const counts = perRoute.get(route) ?? { hit: 0, miss: 0, globalHit: 0 };
+      if (cache === 'hit') counts.hit += 1;
+      else counts.miss += 1;
+      const k = askKey(ask);
+      if (lastVersion.get(k) === version) counts.globalHit += 1;
+      lastVersion.set(k, version);
+      perRoute.set(route, counts);
+    },
+  });
+  const total = { hit: 0, miss: 0, globalHit: 0 };
+  const lines = [
+    '| cached route | answers | hit ratio, per-table keys | hit ratio, one global version (at best) |',
+    '|---|---|---|---|',
+  ];
+  for (const [route, c] of [...perRoute].sort((a, b) => b[1].hit + b[1].miss - (a[1].hit + a[1].miss))) {
+    total.hit += c.hit;
+    total.miss += c.miss;
+    total.globalHit += c.globalHit;
+    const n = c.hit + c.miss;
+    lines.push(`| ${route} | ${n} | ${ratio(c.hit, c.miss)} | ${ratio(c.globalHit, n - c.globalHit)} |`);
+  }
+  const n = total.hit + total.miss;
+  lines.push(
+    `| **all cached routes** | ${n} | ${ratio(total.hit, total.miss)} | ${ratio(total.globalHit, n - total.globalHit)} |`,
+  );
+  return lines;
+}
