@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, rootPackage } from './infra-files';
 import { childrenOf, commandLine, getAsClient, ReleaseProcess } from './release-process';
@@ -201,6 +201,10 @@ describe('every role from the release folder', () => {
     const indexer = mdq(['indexer'], chain, asImageUser);
     const worker = mdq(['worker'], chain, asImageUser);
     const api = mdq(['api'], { ...chain, PORT: '0', MDQ_API_KEY: apiKey }, asImageUser);
+    // A failed expectation must not leave the three running.
+    onTestFinished(() => {
+      for (const p of [indexer, worker, api]) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    });
     const origin = (await api.waitFor(/listening on (http:\/\/[\d.]+:\d+)/))[1] as string;
     await worker.waitFor(/mdq worker running \(bullmq\)/);
     await indexer.waitFor(/caught up at version \d+/);
