@@ -20,6 +20,14 @@ module.exports = {
       to: { path: '^apps/' },
     },
     {
+      name: 'contracts-are-a-leaf',
+      severity: 'error',
+      comment:
+        'The API contract (@mdq/contracts) is what the API serves and the read layer returns: it describes shapes and imports no mdq package but the chain address rules, so every side can import it.',
+      from: { path: '^packages/contracts/src/' },
+      to: { path: '^(packages/(?!contracts/|chain/src/address)|apps/)' },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A source file nothing imports is dead code (entry points and tests excepted).',

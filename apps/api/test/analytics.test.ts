@@ -1,3 +1,4 @@
+import { CollectionHistory, CollectionStats, Fresh, TopTraders, TraitFloors } from '@mdq/contracts';
 import { createApiKey, writeCollectionSnapshots } from '@mdq/db';
 import type { CollectionFacts, DevnetFacts, SaleFact } from '@mdq/devnet';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
@@ -5,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index';
-import { CollectionHistory, CollectionStats, Fresh, TopTraders, TraitFloors } from '../src/schemas/analytics';
 
 /*
  * The analytics endpoints over a devnet chain ingested by the real indexer, checked against the

@@ -1,4 +1,5 @@
 import { isAddress, normalizeAddress } from '@mdq/chain/address';
+import type { EventStreamQuery } from '@mdq/contracts';
 import {
   type Db,
   FEED_KINDS,
@@ -11,7 +12,6 @@ import {
 import type { Static } from 'typebox';
 import { collectionIdsOf } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
-import type { EventStreamQuery } from '../schemas/events';
 
 export type EventStreamQueryType = Static<typeof EventStreamQuery>;
 

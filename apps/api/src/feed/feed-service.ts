@@ -1,7 +1,7 @@
 import type { FeedConfig } from '@mdq/config';
+import type { FeedEvent as FeedEventSchema } from '@mdq/contracts';
 import type { Db, FeedEvent, FeedFilter, FeedPosition } from '@mdq/db';
 import type { Static } from 'typebox';
-import type { FeedEvent as FeedEventSchema } from '../schemas/events';
 import { ConnectionLimits } from './connection-limits';
 import { FeedHub } from './feed-hub';
 import { type FeedSend, FeedSession } from './feed-session';

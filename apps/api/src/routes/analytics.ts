@@ -1,5 +1,21 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  CollectionHistory,
+  CollectionStats,
+  ERRORS,
+  Fresh,
+  HISTORY_EXAMPLE,
+  HistoryQuery,
+  STATS_EXAMPLE,
+  StatsQuery,
+  TOP_TRADERS_EXAMPLE,
+  TopTraders,
+  TopTradersQuery,
+  TRAIT_FLOORS_EXAMPLE,
+  TraitFloors,
+  TraitFloorsQuery,
+} from '@mdq/contracts';
+import {
   bucketStart,
   collectionExists,
   collectionHistory,
@@ -14,24 +30,6 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectionIdsOfPairOrLootbox } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
-import {
-  CollectionHistory,
-  CollectionStats,
-  Fresh,
-  HistoryQuery,
-  StatsQuery,
-  TopTraders,
-  TopTradersQuery,
-  TraitFloors,
-  TraitFloorsQuery,
-} from '../schemas/analytics';
-import {
-  HISTORY_EXAMPLE,
-  STATS_EXAMPLE,
-  TOP_TRADERS_EXAMPLE,
-  TRAIT_FLOORS_EXAMPLE,
-} from '../schemas/analytics-examples';
-import { ERRORS } from '../schemas/common';
 import type { RouteDeps } from './deps';
 
 const tags = ['analytics'];

@@ -1,13 +1,12 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ERRORS, EventStreamQuery, FeedEvent } from '@mdq/contracts';
 import type { FeedFilter, FeedPosition } from '@mdq/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebSocket } from 'ws';
 import { feedFilterOf, feedStartOf } from '../feed/feed-request';
 import { type FeedService, feedData } from '../feed/feed-service';
 import { ApiError } from '../plugins/errors';
-import { ERRORS } from '../schemas/common';
-import { EventStreamQuery, FeedEvent } from '../schemas/events';
 import type { RouteDeps } from './deps';
 
 const tags = ['events'];

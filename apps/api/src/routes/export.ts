@@ -1,13 +1,12 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ERRORS, ExportParams, ExportQuery } from '@mdq/contracts';
 import { addExportRows, type ExportFormat, exportRowsUsed, openExport } from '@mdq/db';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { collectionIdsOf, knownCollectionId } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
-import { ERRORS } from '../schemas/common';
-import { ExportParams, ExportQuery } from '../schemas/export';
 import type { RouteDeps } from './deps';
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {

@@ -1,19 +1,21 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { findLootboxWithTiers, lootboxRevenue, lootboxStatusChangesAt, raritiesOfCollections } from '@mdq/db';
-import type { FastifyInstance } from 'fastify';
-import { pageOf } from '../lib/paging';
-import { foundLootbox, inKnownCollections } from '../lib/resolve';
-import { ERRORS, ListOf, One } from '../schemas/common';
 import {
+  ERRORS,
+  ListOf,
   LootboxDetail,
   LootboxIdQuery,
   LootboxQuery,
   LootboxRarities,
+  One,
   RaritiesByCollectionQuery,
   Revenue,
   RevenueQuery,
   TokenRarity,
-} from '../schemas/lootbox';
+} from '@mdq/contracts';
+import { findLootboxWithTiers, lootboxRevenue, lootboxStatusChangesAt, raritiesOfCollections } from '@mdq/db';
+import type { FastifyInstance } from 'fastify';
+import { pageOf } from '../lib/paging';
+import { foundLootbox, inKnownCollections } from '../lib/resolve';
 import type { RouteDeps } from './deps';
 
 const tags = ['lootbox'];

@@ -1,5 +1,22 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  ActivityEntry,
+  Bid,
+  ERRORS,
+  ListingCard,
+  ListingCardDetail,
+  ListingCardQuery,
+  ListingCardsQuery,
+  ListOf,
+  One,
+  PairOrLootboxQuery,
+  SearchQuery,
+  SearchResult,
+  TokenIdPageQuery,
+  TotalListingCardsQuery,
+  UserPageQuery,
+} from '@mdq/contracts';
+import {
   bidsOfBuyer,
   bidsOfCollections,
   findTokenById,
@@ -19,18 +36,6 @@ import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
 import { collectionsOfPairOrLootbox, inKnownCollections } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
-import { ActivityEntry, Bid, ERRORS, ListingCard, ListOf, One } from '../schemas/common';
-import {
-  ListingCardDetail,
-  ListingCardQuery,
-  ListingCardsQuery,
-  PairOrLootboxQuery,
-  SearchQuery,
-  SearchResult,
-  TokenIdPageQuery,
-  TotalListingCardsQuery,
-  UserPageQuery,
-} from '../schemas/market';
 import type { RouteDeps } from './deps';
 
 const tags = ['market'];

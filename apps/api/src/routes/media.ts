@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Address, ErrorBody } from '@mdq/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { registerAddressNormalization } from '../plugins/addresses';
 import { matchesIfNoneMatch } from '../plugins/cache';
 import { NOT_MODIFIED } from '../plugins/docs';
 import { ApiError } from '../plugins/errors';
-import { Address, ErrorBody } from '../schemas/common';
 
 type MediaWidth = 64 | 256 | 512 | 1024;
 type MediaFormat = 'webp' | 'avif' | 'png';

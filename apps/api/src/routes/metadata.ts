@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ERRORS, One, RefreshMetadataAccepted, RefreshMetadataInput } from '@mdq/contracts';
 import { findRefreshTarget, requestMetadataRefresh } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../plugins/errors';
-import { ERRORS, One } from '../schemas/common';
-import { RefreshMetadataAccepted, RefreshMetadataInput } from '../schemas/metadata';
 import type { RouteDeps } from './deps';
 
 const tags = ['utility'];

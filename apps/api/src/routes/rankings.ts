@@ -1,9 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  CollectionRankingQuery,
+  ERRORS,
+  ListOf,
+  RankedCollection,
+  RankedLootbox,
+  RankingQuery,
+} from '@mdq/contracts';
 import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { pageOf } from '../lib/paging';
-import { ERRORS, ListOf } from '../schemas/common';
-import { CollectionRankingQuery, RankedCollection, RankedLootbox, RankingQuery } from '../schemas/rankings';
 import type { RouteDeps } from './deps';
 
 const tags = ['rankings'];

@@ -1,5 +1,22 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  ActivityEntry,
+  BalancesQuery,
+  CollectionFacts,
+  CollectionPairPageQuery,
+  CollectionPairQuery,
+  ERRORS,
+  ListOf,
+  LootboxCreatorPageQuery,
+  LootboxTokensQuery,
+  One,
+  TokenActivityQuery,
+  TokenBalance,
+  TokenSummary,
+  TokenTraits,
+  TokenTraitsQuery,
+} from '@mdq/contracts';
+import {
   collectionFacts,
   collectionIdsMatching,
   findTokenByName,
@@ -15,19 +32,6 @@ import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../lib/paging';
 import { inKnownCollections, lootboxById, lootboxByName } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
-import { ActivityEntry, ERRORS, ListOf, One, TokenSummary } from '../schemas/common';
-import {
-  BalancesQuery,
-  CollectionFacts,
-  CollectionPairPageQuery,
-  CollectionPairQuery,
-  LootboxCreatorPageQuery,
-  LootboxIdQuery,
-  TokenActivityQuery,
-  TokenBalance,
-  TokenTraits,
-  TokenTraitsQuery,
-} from '../schemas/tokens';
 import type { RouteDeps } from './deps';
 
 const tags = ['tokens'];
@@ -77,7 +81,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       schema: {
         tags: [...tags, 'lootbox'],
         summary: 'Tokens revealed from a lootbox',
-        querystring: LootboxIdQuery,
+        querystring: LootboxTokensQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
       config: { readCache: { tables: ['collections', 'lootboxes', 'metadata_documents', 'tokens'] } },

@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ERRORS, InventoryHistory, InventoryQuery, One } from '@mdq/contracts';
 import { inventoryHistory, inventoryHistoryChangesAt } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
-import { ERRORS, One } from '../schemas/common';
-import { InventoryHistory, InventoryQuery } from '../schemas/user';
 import type { RouteDeps } from './deps';
 
 export async function userRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {

@@ -1,5 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  ERRORS,
+  MetadataDocument,
+  MetadataReport,
+  One,
+  UriCacheInput,
+  UriCacheState,
+  ValidateMetadataQuery,
+} from '@mdq/contracts';
+import {
   type CollectionUriState,
   collectionsNamed,
   type Db,
@@ -10,14 +19,6 @@ import {
 import { validateMetadata } from '@mdq/worker/validate-metadata';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../plugins/errors';
-import { ERRORS, One } from '../schemas/common';
-import {
-  MetadataDocument,
-  MetadataReport,
-  UriCacheInput,
-  UriCacheState,
-  ValidateMetadataQuery,
-} from '../schemas/utility';
 import type { CollectionUriResolver, RouteDeps } from './deps';
 
 const tags = ['utility'];

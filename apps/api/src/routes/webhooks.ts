@@ -1,5 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  ERRORS,
+  ListOf,
+  One,
+  pageQuery,
+  WebhookCreateBody,
+  WebhookCreated,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookParams,
+} from '@mdq/contracts';
+import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   findWebhookEndpoint,
@@ -12,14 +23,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { feedFilterOf, feedStartOf } from '../feed/feed-request';
 import { ApiError } from '../plugins/errors';
-import { ERRORS, ListOf, One, pageQuery } from '../schemas/common';
-import {
-  WebhookCreateBody,
-  WebhookCreated,
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookParams,
-} from '../schemas/webhooks';
 import type { RouteDeps } from './deps';
 
 const tags = ['webhooks'];

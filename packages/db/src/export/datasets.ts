@@ -1,3 +1,4 @@
+import type { ExportDatasetName } from '@mdq/contracts';
 import {
   ACTIVITY_EXPORT_COLUMNS,
   ACTIVITY_UNION,
@@ -295,7 +296,6 @@ export const EXPORT_DATASETS = {
     collection: 'x.collection_id',
     wallet: 'x.creator_address = $wallet',
   },
-} as const satisfies Record<string, ExportDataset>;
+} as const satisfies Record<ExportDatasetName, ExportDataset>;
 
-export type ExportDatasetName = keyof typeof EXPORT_DATASETS;
-export const EXPORT_DATASET_NAMES = Object.keys(EXPORT_DATASETS) as ExportDatasetName[];
+export { EXPORT_DATASET_NAMES, type ExportDatasetName } from '@mdq/contracts';

@@ -18,6 +18,9 @@ const col = (name: string, expr: string, type: ExportType = 'text'): ExportColum
 /** A field's SQL over `x` and how it is written (text unless said). */
 export type ColumnSpec = readonly [expr: string, type?: ExportType];
 
+/** The API's `thumbnailUrl` is made per request from the token URI (its thumbnail hook), never exported. */
+type ExportedField<Api> = Exclude<keyof Api & string, 'thumbnailUrl'>;
+
 /**
  * An export's columns named by the API's row type (ListingCard, Bid, TokenSummary…), in the
  * order written: every field of `Api` must be there, and any other name must be one of `Extra`
@@ -25,7 +28,7 @@ export type ColumnSpec = readonly [expr: string, type?: ExportType];
  * dropped in the API type fails the typecheck here instead of drifting from the export.
  */
 export function apiColumns<Api, Extra extends string = never>(
-  spec: Record<keyof Api & string, ColumnSpec> & Record<Extra, ColumnSpec>,
+  spec: Record<ExportedField<Api>, ColumnSpec> & Record<Extra, ColumnSpec>,
 ): ExportColumn[] {
   return Object.entries(spec as Record<string, ColumnSpec>).map(([name, [expr, type]]) =>
     col(name, expr, type),

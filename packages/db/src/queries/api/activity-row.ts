@@ -1,32 +1,11 @@
+import type { ActivityEntry } from '@mdq/contracts';
 import type { ExportColumn, ExportType } from '../../export/export-column';
 import type { MarketplaceActivitiesTable, TokenActivitiesTable } from '../../schema';
 import { tokenPropertyVersion } from './property-version';
 import type { ReadRow } from './read-row';
 
 /** One entry of a token's timeline: a token event (mint, transfer, burn…) or a market event. */
-export interface ActivityEntry {
-  source: 'token' | 'market';
-  kind: string;
-  tokenId: string | null;
-  tokenStandard: string | null;
-  propertyVersion: string | null;
-  collectionId: string | null;
-  /** Token events: sender / receiver; market events: null. */
-  from: string | null;
-  to: string | null;
-  /** Market events: seller / buyer; token events: null. */
-  seller: string | null;
-  buyer: string | null;
-  price: string | null;
-  coinType: string | null;
-  quantity: string;
-  marketplace: string | null;
-  timestamp: string;
-  version: number;
-  eventIndex: number;
-  /** Wash-trade reasons of a sale (see WASH_RULES); empty for clean sales and other events. */
-  flags: string[];
-}
+export type { ActivityEntry };
 
 type Token = ReadRow<TokenActivitiesTable>;
 type Market = ReadRow<MarketplaceActivitiesTable>;

@@ -1,3 +1,4 @@
+import type { HistoryBucket as HistoryBucketAnswer } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import { salesOf } from './analytics-stats';
@@ -5,19 +6,7 @@ import { salesOf } from './analytics-stats';
 export const HISTORY_INTERVALS = { '1h': 3_600_000, '1d': 86_400_000 } as const;
 export type HistoryInterval = keyof typeof HISTORY_INTERVALS;
 
-export interface HistoryBucket {
-  /** Bucket start (UTC, aligned to the interval); the bucket is [start, start + interval). */
-  start: string;
-  /** Sale prices in the bucket; a quiet bucket carries the last close over (null before any sale). */
-  open: string | null;
-  high: string | null;
-  low: string | null;
-  close: string | null;
-  volume: string;
-  sales: number;
-  /** Floor of the worker's last hourly snapshot before the bucket's end, carried over; null before any. */
-  floor: string | null;
-}
+export type HistoryBucket = HistoryBucketAnswer;
 
 /** Aligns `t` down to the interval (UTC). */
 export function bucketStart(t: Date, interval: HistoryInterval): Date {

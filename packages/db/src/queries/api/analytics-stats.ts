@@ -1,3 +1,4 @@
+import type { CollectionStats } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import { isNativeCoin, isSale } from '../market-rules';
@@ -48,41 +49,7 @@ export function salesOf(
     AND ${includeFlagged ? sql`true` : sql`m.wash_flags = '{}'`}`;
 }
 
-export interface CollectionStats {
-  collectionId: string;
-  collection: string;
-  creator: string;
-  window: AnalyticsWindow;
-  windowStart: string | null;
-  windowEnd: string;
-  includeFlagged: boolean;
-  volume: string;
-  sales: number;
-  /** Volume / sales, rounded down; null without sales. */
-  averageSale: string | null;
-  /** The lower median sale price (a price that was paid); null without sales. */
-  medianSale: string | null;
-  uniqueBuyers: number;
-  uniqueSellers: number;
-  /** Wash-flagged sales in the window (counted in the figures above only with includeFlagged). */
-  flaggedSales: number;
-  flaggedVolume: string;
-  floor: string | null;
-  floorAtWindowStart: string | null;
-  /** (floor - floorAtWindowStart) / floorAtWindowStart; null when either is unknown. */
-  floorChange: number | null;
-  bestCollectionOffer: string | null;
-  listedCount: number;
-  /** listedCount / supply; null when the supply is unknown or zero. */
-  listedShare: number | null;
-  holders: number;
-  /** Tokens held by the ten largest holders / supply. */
-  top10HoldersShare: number | null;
-  /** Live (unburned) tokens. */
-  supply: string;
-  minted: string;
-  burned: string;
-}
+export type { CollectionStats };
 
 function ratio(part: bigint | number, whole: bigint | number | null): number | null {
   if (whole === null || Number(whole) === 0) return null;

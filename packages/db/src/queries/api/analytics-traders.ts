@@ -1,21 +1,11 @@
+import type { Trader as TraderAnswer, TraitFloor as TraitFloorAnswer } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import { isNativeCoin } from '../market-rules';
 import { salesOf } from './analytics-stats';
 import { iso } from './pagination';
 
-export interface TraitFloor {
-  traitType: string;
-  value: string;
-  /** Live (unburned) tokens with this value. */
-  count: number;
-  /** count / live tokens of the collection. */
-  share: number | null;
-  /** Lowest active native-coin listing among them. */
-  floor: string | null;
-  lastSalePrice: string | null;
-  lastSaleAt: string | null;
-}
+export type TraitFloor = TraitFloorAnswer;
 
 /**
  * Every trait value of the collection with its count, share, live floor and last sale. Counts and
@@ -74,11 +64,7 @@ export async function collectionTraitFloors(
   });
 }
 
-export interface Trader {
-  address: string;
-  volume: string;
-  trades: number;
-}
+export type Trader = TraderAnswer;
 
 /** The collection's top buyers and sellers by volume in [from, now], largest first (ties by address). */
 export async function collectionTopTraders(

@@ -1,3 +1,4 @@
+import type { Bid } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { CollectionOffersTable } from '../../schema';
@@ -15,25 +16,7 @@ import {
 import type { ReadRow } from './read-row';
 
 /** A bid is a token offer or a collection offer (docs/API.md), active until filled, cancelled or expired. */
-export interface Bid {
-  kind: 'token_offer' | 'collection_offer';
-  offerId: string;
-  marketplace: string;
-  buyer: string;
-  price: string;
-  coinType: string;
-  /** Tokens still wanted: the offer amount, or a collection offer's remaining amount. */
-  quantity: string;
-  tokenId: string | null;
-  tokenName: string | null;
-  creator: string | null;
-  collection: string | null;
-  collectionId: string | null;
-  status: string;
-  expiresAt: string | null;
-  timestamp: string | null;
-  version: number | null;
-}
+export type { Bid };
 
 /** A row of the union of token and collection offers, typed by the schema where a column is read as stored. */
 export type BidRow = Pick<

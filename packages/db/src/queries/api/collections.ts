@@ -1,3 +1,4 @@
+import type { CollectionFacts as CollectionFactsAnswer } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import { isNativeCoin, isSale } from '../market-rules';
@@ -44,24 +45,8 @@ export async function collectionIdsMatching(
   return rows.map((r) => r.collection_id);
 }
 
-export interface CollectionFacts extends CollectionRef {
-  description: string | null;
-  /** Live (unburned) tokens. */
-  currentSupply: string;
-  maxSupply: string | null;
-  /** Tokens ever minted, burned ones included. */
-  totalMinted: string;
-  /** Distinct holders as the indexer maintains it (a listed token counts for its seller). */
-  owners: number;
-  listedCount: number;
-  /** Lowest active listing in the native coin, read live from the listings index. */
-  floorPrice: string | null;
-  /** All-time filled volume in the native coin. */
-  volume: string;
-  sales: number;
-  createdAt: string | null;
-  version: number;
-}
+/** A collection's facts as read here: the API's answer but its lootbox, which the route adds. */
+export type CollectionFacts = Omit<CollectionFactsAnswer, 'lootbox'>;
 
 interface FactsRow {
   collection_id: string;

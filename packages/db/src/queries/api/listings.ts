@@ -1,3 +1,4 @@
+import type { ListingCard } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { ListingsTable, TokensTable } from '../../schema';
@@ -17,25 +18,7 @@ import {
 import { tokenPropertyVersion } from './property-version';
 import type { ReadRow } from './read-row';
 
-export interface ListingCard {
-  listingId: string;
-  marketplace: string;
-  tokenId: string;
-  tokenName: string | null;
-  tokenStandard: string | null;
-  propertyVersion: string | null;
-  creator: string | null;
-  collection: string | null;
-  collectionId: string | null;
-  tokenUri: string | null;
-  seller: string | null;
-  price: string;
-  coinType: string;
-  quantity: string;
-  status: string;
-  listedAt: string | null;
-  version: number | null;
-}
+export type { ListingCard };
 
 /** The columns LISTING_COLUMNS reads, typed by the schema. */
 export type ListingCardRow = Pick<

@@ -1,3 +1,4 @@
+import type { Lootbox, LootboxDetail, Revenue, LootboxTier as Tier, TokenRarity } from '@mdq/contracts';
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { LootboxesTable } from '../../schema';
@@ -14,34 +15,9 @@ import {
 
 export type LootboxStatus = 'upcoming' | 'active' | 'sold_out' | 'ended';
 
-export interface LootboxTier {
-  name: string;
-  position: number;
-  weight: string;
-  /** weight / sum of weights, 0..1. */
-  probability: number;
-  maxSupply: string;
-  minted: string;
-}
+export type LootboxTier = Tier;
 
-export interface Lootbox {
-  lootboxId: number;
-  creator: string;
-  collection: string;
-  collectionId: string;
-  price: string;
-  coinType: string;
-  maxSupply: string;
-  minted: string;
-  purchased: string;
-  revenue: string;
-  mintStart: string;
-  mintEnd: string | null;
-  paused: boolean;
-  status: LootboxStatus;
-  createdAt: string;
-  version: number;
-}
+export type { Lootbox };
 
 /** A lootboxes row as stored (every read selects all of its columns). */
 type LootboxRow = Selectable<LootboxesTable>;
@@ -155,9 +131,7 @@ function toTiers(rows: TierRow[]): LootboxTier[] {
   }));
 }
 
-export interface LootboxWithTiers extends Lootbox {
-  tiers: LootboxTier[];
-}
+export type LootboxWithTiers = LootboxDetail;
 
 /** A lootbox with its tier table, in one statement; null when there is no such lootbox. */
 export async function findLootboxWithTiers(
@@ -177,14 +151,7 @@ export const TIMEFRAME_HOURS: Record<Exclude<Timeframe, 'all'>, number> = {
   '30d': 720,
 };
 
-export interface LootboxRevenue {
-  lootboxId: number;
-  timeframe: Timeframe;
-  from: string | null;
-  to: string;
-  /** Revenue per payment coin: amounts of different coins are never added together. */
-  revenue: { coinType: string; amount: string; purchases: number; quantity: string }[];
-}
+export type LootboxRevenue = Revenue;
 
 /**
  * A lootbox's revenue per payment coin over a window ending at `now`, found and summed in one
@@ -283,15 +250,7 @@ function revenueParts(
   };
 }
 
-export interface TokenRarityEntry {
-  tokenId: string;
-  tokenName: string | null;
-  collectionId: string;
-  rank: number;
-  score: number;
-  traitCount: number;
-  computedAt: string;
-}
+export type TokenRarityEntry = TokenRarity;
 
 interface RarityRow {
   token_data_id: string;

@@ -1,24 +1,14 @@
+import type { RankedCollection, RankedLootbox } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
-import { type Lootbox, toLootbox } from './lootbox';
+import { toLootbox } from './lootbox';
 import { fetchPage, iso, type Page, type PageKey, type PageRequest } from './pagination';
 
 export type CollectionRanking = 'trending' | 'daily_picks' | 'top';
 /** A collection ranking as stored: wash-flagged sales left out, or counted (`_with_flagged`). */
 export type StoredCollectionRanking = CollectionRanking | `${CollectionRanking}_with_flagged`;
 
-export interface RankingCard {
-  rank: number;
-  collectionId: string | null;
-  collection: string | null;
-  creator: string | null;
-  collectionUrl: string | null;
-  lootboxId: number | null;
-  score: number;
-  /** The inputs of the score as the worker computed them (volume, sales, floor change…). */
-  metrics: Record<string, string | number | null>;
-  computedAt: string;
-}
+export type RankingCard = RankedCollection;
 
 interface RankingRow {
   position: number;
@@ -70,9 +60,7 @@ export function rankingPage(
 /** A lootbox row as toLootbox reads it. */
 type LootboxRow = Parameters<typeof toLootbox>[0];
 
-export interface RankedLootbox extends Lootbox {
-  rank: number;
-}
+export type { RankedLootbox };
 
 /** A lootbox row with its place in the ranking and its sort time in µs (a cursor-safe integer). */
 type RankedRow = LootboxRow & { rank: string; at_us: number; changes_at: Date | null };

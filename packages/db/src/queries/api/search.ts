@@ -1,26 +1,11 @@
+import type { SearchResult } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import { executePrepared } from '../../prepared';
 
-export interface CollectionHit {
-  collectionId: string;
-  collection: string;
-  creator: string;
-  collectionUrl: string | null;
-  tokenStandard: string;
-  score: number;
-}
+export type CollectionHit = SearchResult['collections'][number];
 
-export interface TokenHit {
-  tokenId: string;
-  tokenName: string;
-  tokenStandard: string;
-  collection: string | null;
-  collectionId: string;
-  creator: string | null;
-  tokenUri: string | null;
-  score: number;
-}
+export type TokenHit = SearchResult['tokens'][number];
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);

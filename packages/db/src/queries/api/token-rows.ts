@@ -1,3 +1,4 @@
+import type { TokenMetadataState as MetadataStateAnswer, TokenSummary } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { CollectionsTable, TokensTable } from '../../schema';
 import { iso } from './pagination';
@@ -53,42 +54,14 @@ export type TokenRecord = Pick<
 };
 
 /** The token's off-chain document as its answers show it; `pending` until the crawler has fetched it. */
-export interface TokenMetadataState {
-  status: 'ok' | 'error' | 'pending';
-  /** Why the last fetch failed (the last good document's fields, if any, are still shown). */
-  error: string | null;
-  fetchedAt: string | null;
-  /** The spec validation report's verdict; null for an image URI or before a fetch. */
-  valid: boolean | null;
-}
+export type TokenMetadataState = MetadataStateAnswer;
 
 export function toTokenMetadataState(d: DocumentSummary | null): TokenMetadataState {
   if (!d) return { status: 'pending', error: null, fetchedAt: null, valid: null };
   return { status: d.status, error: d.error, fetchedAt: iso(d.fetched_at), valid: d.valid };
 }
 
-export interface TokenSummary {
-  tokenId: string;
-  tokenName: string;
-  tokenStandard: 'v1' | 'v2';
-  creator: string | null;
-  collection: string | null;
-  collectionId: string;
-  collectionUrl: string | null;
-  tokenUri: string | null;
-  /** The document's `image` and `animation_url` as written (ipfs://, ar://, https://, data:). */
-  image: string | null;
-  animationUrl: string | null;
-  metadata: TokenMetadataState;
-  description: string | null;
-  supply: string | null;
-  maximum: string | null;
-  isBurned: boolean;
-  lootboxId: number | null;
-  rarityTier: string | null;
-  mintedAt: string | null;
-  version: number;
-}
+export type { TokenSummary };
 
 export function toTokenSummary(r: TokenRecord): TokenSummary {
   return {

@@ -1,3 +1,4 @@
+import type { TokenBalance } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import {
@@ -121,35 +122,7 @@ export async function findTokenByName(
   return rows[0] ? toTokenSummary(rows[0]) : null;
 }
 
-export interface TokenBalance {
-  tokenId: string;
-  tokenName: string | null;
-  tokenStandard: string;
-  propertyVersion: string;
-  creator: string | null;
-  collection: string | null;
-  collectionId: string | null;
-  tokenUri: string | null;
-  owner: string;
-  amount: string;
-  isSoulbound: boolean;
-  /** Held for the wallet by its active listing (escrow or listing object). */
-  listed: boolean;
-  version: number;
-  serviceInfo?: {
-    lootboxId: number | null;
-    rarityTier: string | null;
-    rarityRank: number | null;
-    listing: {
-      listingId: string;
-      marketplace: string;
-      price: string;
-      coinType: string | null;
-      quantity: string;
-      listedAt: string | null;
-    } | null;
-  };
-}
+export type { TokenBalance };
 
 interface BalanceRow {
   token_data_id: string;

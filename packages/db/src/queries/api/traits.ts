@@ -1,16 +1,8 @@
+import type { TokenTraits } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 
-export interface TraitShare {
-  traitType: string;
-  value: string;
-  /** Where the trait comes from: the on-chain property map or the off-chain document. */
-  source: 'chain' | 'document';
-  /** Live tokens of the collection with this value. */
-  count: number;
-  /** count / live tokens of the collection, 0..1. */
-  share: number;
-}
+export type TraitShare = TokenTraits['traits'][number];
 
 /**
  * Each trait of a token with how many live tokens of its collection share the value: one statement

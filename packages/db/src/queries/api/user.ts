@@ -1,26 +1,13 @@
+import type { InventoryHistory } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import { isNativeCoin } from '../market-rules';
 import { INVENTORY_BUCKET_ORIGIN, INVENTORY_BUCKETS, loadInventoryHistory } from '../worker/inventory';
 import { iso } from './pagination';
 
-export type InventoryHistoryRange = '24h' | '7d' | '30d' | 'all';
-
-export interface InventoryHistoryPoint {
-  timestamp: string;
-  tokenCount: number;
-  /** Tokens valued at their collection's floor (native coin, smallest unit) at that time. */
-  floorValue: string;
-  /** True for a point computed now from ownerships and live floors rather than read from a snapshot. */
-  live: boolean;
-}
-
-export interface InventoryHistory {
-  address: string;
-  range: InventoryHistoryRange;
-  bucket: string;
-  points: InventoryHistoryPoint[];
-}
+export type { InventoryHistory };
+export type InventoryHistoryRange = InventoryHistory['range'];
+export type InventoryHistoryPoint = InventoryHistory['points'][number];
 
 /**
  * The first instant after `now` at which the same stored data gives another series: the next

@@ -1,29 +1,14 @@
+import type { FeedEvent } from '@mdq/contracts';
+
 /**
  * The live feed's event model: one shape for market, token and lootbox events, in chain order,
  * keyed by `<version>:<eventIndex>`. The SSE / WebSocket streams and the webhook deliveries all
  * build their events here, so that every transport says the same thing about the same event.
  */
 
-/** Every kind the feed can carry, with the API's names. */
-export const FEED_KINDS = [
-  'listing_placed',
-  'listing_cancelled',
-  'listing_sold',
-  'token_offer_placed',
-  'token_offer_cancelled',
-  'token_offer_filled',
-  'collection_offer_placed',
-  'collection_offer_cancelled',
-  'collection_offer_filled',
-  'mint',
-  'transfer',
-  'burn',
-  'lootbox_purchased',
-  'lootbox_opened',
-  'floor_changed',
-  'ranking_changed',
-] as const;
-export type FeedKind = (typeof FEED_KINDS)[number];
+export { FEED_KINDS, type FeedKind } from '@mdq/contracts';
+
+import type { FeedKind } from '@mdq/contracts';
 
 /** Stored kinds (marketplace_activities.kind, token_activities.kind) → feed kinds. */
 export const MARKET_KINDS: Record<string, FeedKind> = {
@@ -86,39 +71,7 @@ export interface FeedRankingChange {
   computedAt: string;
 }
 
-export interface FeedEvent {
-  /**
-   * `<version>:<eventIndex>`: stable, unique, and ordered as the chain is; floor and ranking
-   * changes sort after the chain events of their version (FLOOR_EVENT_OFFSET, RANKING_EVENT_OFFSET).
-   */
-  id: string;
-  kind: FeedKind;
-  version: number;
-  eventIndex: number;
-  /** The block timestamp (ISO 8601). */
-  timestamp: string;
-  collectionId: string | null;
-  tokenId: string | null;
-  tokenStandard: string | null;
-  propertyVersion: string | null;
-  /** Market events. */
-  seller: string | null;
-  buyer: string | null;
-  /** Token events (mint, transfer, burn) and lootbox openings (`to` = the owner). */
-  from: string | null;
-  to: string | null;
-  /** The sale / offer / listing price; for `floor_changed` the new floor (null: nothing listed). */
-  price: string | null;
-  coinType: string | null;
-  quantity: string;
-  marketplace: string | null;
-  listingId: string | null;
-  offerId: string | null;
-  lootboxId: number | null;
-  tier: string | null;
-  /** `ranking_changed` only; null for every other kind. */
-  ranking: FeedRankingChange | null;
-}
+export type { FeedEvent };
 
 /** A position in the chain's event order: the feed resumes strictly after it. */
 export interface FeedPosition {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { WebhookDelivery, WebhookEndpoint as WebhookEndpointAnswer } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
 import type { WebhookFilterJson, WebhookStatus } from '../../schema/webhooks';
@@ -6,26 +7,13 @@ import { fetchPage, type Page, type PageKey, type PageRequest } from '../api/pag
 import { FEED_START, type FeedFilter, type FeedKind, type FeedPosition, feedEventId } from './feed-events';
 import { feedHead } from './feed-rows';
 
-export interface WebhookEndpoint {
-  endpointId: string;
+/** An endpoint as stored: the API's answer, with the key it belongs to and its filter typed. */
+export type WebhookEndpoint = Omit<WebhookEndpointAnswer, 'filter'> & {
   keyId: string;
-  url: string;
   filter: WebhookFilterJson;
-  status: WebhookStatus;
-  failures: number;
-  /** Last delivered event position (`<version>:<eventIndex>`). */
-  deliveredThrough: string;
-  createdAt: string;
-  pausedAt: string | null;
-}
+};
 
-export interface WebhookDelivery {
-  eventId: string;
-  attemptedAt: string;
-  statusCode: number | null;
-  ok: boolean;
-  error: string | null;
-}
+export type { WebhookDelivery };
 
 type EndpointRow = {
   endpoint_id: string;

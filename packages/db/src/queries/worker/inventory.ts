@@ -1,3 +1,4 @@
+import type { InventoryHistory } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import { heldSql } from './market-filters';
@@ -74,7 +75,8 @@ export async function pruneInventorySnapshots(db: Db, now: Date): Promise<number
   return Number(result.numAffectedRows ?? 0);
 }
 
-export type InventoryRange = '24h' | '7d' | '30d' | 'all';
+/** The API's ranges (its inventory-history contract). */
+export type InventoryRange = InventoryHistory['range'];
 
 const HOUR_MS = 3_600_000;
 

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Address, IsoTime, Lootbox, Name, Nullable, pageQuery, U64Out } from './common';
 
 export const LootboxQuery = Type.Object({
@@ -6,12 +6,13 @@ export const LootboxQuery = Type.Object({
   collection: Name('collection name of the lootbox'),
 });
 
-const Timeframe = Type.Union(
+export const Timeframe = Type.Union(
   [Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')],
   {
     description: 'revenue window ending now',
   },
 );
+export type Timeframe = Static<typeof Timeframe>;
 
 export const RevenueQuery = Type.Object({
   creator: Address('creator address of the lootbox'),
@@ -29,7 +30,7 @@ export const RaritiesByCollectionQuery = Type.Object({
   ...pageQuery(100),
 });
 
-const Tier = Type.Object({
+export const LootboxTier = Type.Object({
   name: Type.String(),
   position: Type.Integer(),
   weight: U64Out,
@@ -37,12 +38,14 @@ const Tier = Type.Object({
   maxSupply: U64Out,
   minted: U64Out,
 });
+export type LootboxTier = Static<typeof LootboxTier>;
 
-export const LootboxDetail = Type.Object({ ...Lootbox.properties, tiers: Type.Array(Tier) });
+export const LootboxDetail = Type.Object({ ...Lootbox.properties, tiers: Type.Array(LootboxTier) });
+export type LootboxDetail = Static<typeof LootboxDetail>;
 
 export const Revenue = Type.Object({
   lootboxId: Type.Integer(),
-  timeframe: Type.String(),
+  timeframe: Timeframe,
   from: Nullable(IsoTime),
   to: IsoTime,
   revenue: Type.Array(
@@ -54,13 +57,14 @@ export const Revenue = Type.Object({
     }),
   ),
 });
+export type Revenue = Static<typeof Revenue>;
 
 export const LootboxRarities = Type.Object({
   lootboxId: Type.Integer(),
   collectionId: Type.String(),
   maxSupply: U64Out,
   minted: U64Out,
-  tiers: Type.Array(Tier),
+  tiers: Type.Array(LootboxTier),
 });
 
 export const TokenRarity = Type.Object({
@@ -72,3 +76,4 @@ export const TokenRarity = Type.Object({
   traitCount: Type.Integer(),
   computedAt: IsoTime,
 });
+export type TokenRarity = Static<typeof TokenRarity>;

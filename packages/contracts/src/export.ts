@@ -1,6 +1,6 @@
-import { EXPORT_DATASET_NAMES } from '@mdq/db';
 import { Type } from 'typebox';
 import { Address, Name } from './common';
+import { EXPORT_DATASET_NAMES } from './export-datasets';
 
 const version = (description: string) =>
   Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description }));

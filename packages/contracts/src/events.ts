@@ -1,6 +1,6 @@
-import { FEED_KINDS, type FeedKind } from '@mdq/db';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Address, IsoTime, Name, Nullable } from './common';
+import { FEED_KINDS, type FeedKind } from './feed-kinds';
 
 const list = (description: string) => Type.String({ minLength: 1, maxLength: 4096, description });
 
@@ -73,3 +73,4 @@ export const FeedEvent = Type.Object({
   tier: text,
   ranking: Nullable(FeedRankingChange),
 });
+export type FeedEvent = Static<typeof FeedEvent>;

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { Address, IsoTime, LongAddress, Name, Nullable, U64Out } from './common';
 
 /** Which collection: collectionId, or creator + collection, or lootboxId. */
@@ -107,8 +107,9 @@ export const CollectionStats = Type.Object({
   minted: U64Out,
   burned: U64Out,
 });
+export type CollectionStats = Static<typeof CollectionStats>;
 
-const HistoryBucket = Type.Object({
+export const HistoryBucket = Type.Object({
   start: IsoTime,
   open: Nullable(U64Out),
   high: Nullable(U64Out),
@@ -118,6 +119,7 @@ const HistoryBucket = Type.Object({
   sales: Type.Integer(),
   floor: Nullable(U64Out),
 });
+export type HistoryBucket = Static<typeof HistoryBucket>;
 
 export const CollectionHistory = Type.Object({
   collectionId: LongAddress,
@@ -125,7 +127,7 @@ export const CollectionHistory = Type.Object({
   buckets: Type.Array(HistoryBucket),
 });
 
-const TraitFloor = Type.Object({
+export const TraitFloor = Type.Object({
   traitType: Type.String(),
   value: Type.String(),
   count: Type.Integer(),
@@ -134,10 +136,12 @@ const TraitFloor = Type.Object({
   lastSalePrice: Nullable(U64Out),
   lastSaleAt: Nullable(IsoTime),
 });
+export type TraitFloor = Static<typeof TraitFloor>;
 
 export const TraitFloors = Type.Object({ collectionId: LongAddress, traits: Type.Array(TraitFloor) });
 
-const Trader = Type.Object({ address: LongAddress, volume: U64Out, trades: Type.Integer() });
+export const Trader = Type.Object({ address: LongAddress, volume: U64Out, trades: Type.Integer() });
+export type Trader = Static<typeof Trader>;
 
 export const TopTraders = Type.Object({
   collectionId: LongAddress,

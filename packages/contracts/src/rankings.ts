@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { IsoTime, Lootbox, Nullable, pageQuery, ThumbnailUrl } from './common';
 
 /**
@@ -36,5 +36,7 @@ export const RankedCollection = Type.Object({
   metrics: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
   computedAt: IsoTime,
 });
+export type RankedCollection = Static<typeof RankedCollection>;
 
 export const RankedLootbox = Type.Object({ rank: Type.Integer(), ...Lootbox.properties });
+export type RankedLootbox = Static<typeof RankedLootbox>;

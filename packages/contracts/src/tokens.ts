@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Address, IsoTime, Lootbox, Name, Nullable, pageQuery, ThumbnailUrl, U64Out } from './common';
 
 const PropertyVersion = Type.String({
@@ -59,8 +59,9 @@ export const TokenBalance = Type.Object({
     }),
   ),
 });
+export type TokenBalance = Static<typeof TokenBalance>;
 
-export const LootboxIdQuery = Type.Object({ lootboxId: LootboxId, ...pageQuery(100) });
+export const LootboxTokensQuery = Type.Object({ lootboxId: LootboxId, ...pageQuery(100) });
 
 export const CollectionPairQuery = Type.Object({
   creator: Address('creator address of the collection'),
@@ -100,6 +101,7 @@ export const CollectionFacts = Type.Object({
   version: Type.Integer(),
   lootbox: Nullable(Lootbox),
 });
+export type CollectionFacts = Static<typeof CollectionFacts>;
 
 export const TokenActivityQuery = Type.Object({
   tokenName: Name('token name'),
@@ -145,3 +147,4 @@ export const TokenTraits = Type.Object({
     }),
   ),
 });
+export type TokenTraits = Static<typeof TokenTraits>;

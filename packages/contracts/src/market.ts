@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import {
   Address,
   Bid,
@@ -66,6 +66,7 @@ export const SearchResult = Type.Object({
     }),
   ),
 });
+export type SearchResult = Static<typeof SearchResult>;
 
 const filters = {
   search: Type.Optional(

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 import { EventStreamQuery } from './events';
 
@@ -19,6 +19,7 @@ export const WebhookEndpoint = Type.Object({
   createdAt: Type.String(),
   pausedAt: Nullable(Type.String()),
 });
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
 export const WebhookCreated = Type.Object({
   ...WebhookEndpoint.properties,
@@ -34,3 +35,4 @@ export const WebhookDelivery = Type.Object({
   ok: Type.Boolean(),
   error: Nullable(Type.String()),
 });
+export type WebhookDelivery = Static<typeof WebhookDelivery>;

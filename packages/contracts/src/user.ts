@@ -1,9 +1,12 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Address, IsoTime, U64Out } from './common';
+
+const InventoryRange = (options: { default?: string; description?: string } = {}) =>
+  Type.Union([Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')], options);
 
 export const InventoryQuery = Type.Object({
   address: Address('wallet address'),
-  range: Type.Union([Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')], {
+  range: InventoryRange({
     default: '24h',
     description: 'buckets: hourly (24h), 6-hourly (7d), daily (30d), weekly (all)',
   }),
@@ -11,7 +14,7 @@ export const InventoryQuery = Type.Object({
 
 export const InventoryHistory = Type.Object({
   address: Type.String(),
-  range: Type.String(),
+  range: InventoryRange(),
   bucket: Type.String({ description: 'bucket width, e.g. "1 hour"' }),
   points: Type.Array(
     Type.Object({
@@ -22,3 +25,4 @@ export const InventoryHistory = Type.Object({
     }),
   ),
 });
+export type InventoryHistory = Static<typeof InventoryHistory>;
