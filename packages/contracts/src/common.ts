@@ -1,5 +1,5 @@
 import { ADDRESS_PATTERN } from '@mdq/chain/address';
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 /** Short or mixed-case `0x…` forms are accepted here and normalized to long form by plugins/addresses. */
 export const Address = (description: string) => Type.String({ pattern: ADDRESS_PATTERN, description });
@@ -67,7 +67,7 @@ export const ThumbnailUrl = Type.Optional(
 );
 
 /** The crawl state of a token's off-chain document (issue #41). */
-const TokenMetadataState = Type.Object(
+export const TokenMetadataState = Type.Object(
   {
     status: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('pending')], {
       description: 'pending: not fetched yet; error: the last fetch failed (see error)',
@@ -82,6 +82,7 @@ const TokenMetadataState = Type.Object(
   },
   { description: "the token's off-chain metadata document: fetched, failed (and why) or pending" },
 );
+export type TokenMetadataState = Static<typeof TokenMetadataState>;
 
 export const TokenSummary = Type.Object({
   tokenId: LongAddress,
@@ -109,6 +110,7 @@ export const TokenSummary = Type.Object({
   mintedAt: Nullable(IsoTime),
   version: Type.Integer({ description: 'chain version of the mint (or last change)' }),
 });
+export type TokenSummary = Static<typeof TokenSummary>;
 
 export const ActivityEntry = Type.Object({
   source: Type.Union([Type.Literal('token'), Type.Literal('market')]),
@@ -135,6 +137,7 @@ export const ActivityEntry = Type.Object({
       'wash-trade reasons of a sale (self_trade, round_trip, token_churn, seller_funded); empty when clean or not a sale',
   }),
 });
+export type ActivityEntry = Static<typeof ActivityEntry>;
 
 export const ListingCard = Type.Object({
   listingId: Type.String(),
@@ -156,6 +159,7 @@ export const ListingCard = Type.Object({
   listedAt: Nullable(IsoTime),
   version: Nullable(Type.Integer()),
 });
+export type ListingCard = Static<typeof ListingCard>;
 
 export const Bid = Type.Object({
   kind: Type.Union([Type.Literal('token_offer'), Type.Literal('collection_offer')]),
@@ -175,6 +179,7 @@ export const Bid = Type.Object({
   timestamp: Nullable(IsoTime),
   version: Nullable(Type.Integer()),
 });
+export type Bid = Static<typeof Bid>;
 
 export const Lootbox = Type.Object({
   lootboxId: Type.Integer(),
@@ -199,3 +204,4 @@ export const Lootbox = Type.Object({
   createdAt: IsoTime,
   version: Type.Integer(),
 });
+export type Lootbox = Static<typeof Lootbox>;
