@@ -3339,7 +3339,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 address: string;
-                                range: string;
+                                range: "24h" | "7d" | "30d" | "all";
                                 /** @description bucket width, e.g. "1 hour" */
                                 bucket: string;
                                 points: {
@@ -3644,7 +3644,8 @@ export interface paths {
                         "application/json": {
                             data: {
                                 lootboxId: number;
-                                timeframe: string;
+                                /** @description revenue window ending now */
+                                timeframe: "24h" | "7d" | "30d" | "all";
                                 /**
                                  * Format: date-time
                                  * @description ISO-8601 UTC
