@@ -10,7 +10,8 @@
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { type AppOptions, buildApp } from '@mdq/api';
-import { createApiKey, openExport, poolOf, sql } from '@mdq/db';
+import { createApiKey, poolOf, sql } from '@mdq/db';
+import { openExport } from '@mdq/db/export';
 import { createTestDatabase } from '@mdq/db/testing';
 import copyStreams from 'pg-copy-streams';
 import { benchFlags, numberFlag } from './flags';

@@ -7,7 +7,8 @@
  *    events, next to the baseline of the indexer alone (publish -> checkpoint committed).
  */
 import { buildApp } from '@mdq/api';
-import { createApiKey, FEED_START, feedEventsAfter, feedIndexedVersion } from '@mdq/db';
+import { createApiKey, feedIndexedVersion } from '@mdq/db';
+import { FEED_START, feedEventsAfter } from '@mdq/db/feed';
 import { createTestDatabase } from '@mdq/db/testing';
 import { startDevnetServer } from '@mdq/devnet';
 import { createDecoder, fullnodeSource, runIndexer } from '@mdq/indexer';

@@ -8,7 +8,8 @@
  */
 import { pipeline } from 'node:stream/promises';
 import { DEFAULTS } from '@mdq/config';
-import { CHAIN_STATE_TABLES, createPool, sql } from '@mdq/db';
+import { createPool, sql } from '@mdq/db';
+import { CHAIN_STATE_TABLES } from '@mdq/db/ingest';
 import { createTestDatabase } from '@mdq/db/testing';
 import { fullnodeSource } from '@mdq/indexer';
 import copyStreams from 'pg-copy-streams';

@@ -1,5 +1,6 @@
 import { CollectionHistory, CollectionStats, Fresh, TopTraders, TraitFloors } from '@mdq/contracts';
-import { createApiKey, writeCollectionSnapshots } from '@mdq/db';
+import { createApiKey } from '@mdq/db';
+import { writeCollectionSnapshots } from '@mdq/db/worker';
 import type { CollectionFacts, DevnetFacts, SaleFact } from '@mdq/devnet';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
 import type { FastifyInstance } from 'fastify';

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApiKey, type FeedEvent } from '@mdq/db';
+import { createApiKey } from '@mdq/db';
+import type { FeedEvent } from '@mdq/db/feed';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium } from './support/chromium';

@@ -1,4 +1,4 @@
-import type { FeedEvent } from '@mdq/db';
+import type { FeedEvent } from '@mdq/db/feed';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium } from './support/chromium';

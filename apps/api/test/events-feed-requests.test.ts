@@ -1,4 +1,5 @@
-import { createApiKey, type FeedEvent } from '@mdq/db';
+import { createApiKey } from '@mdq/db';
+import type { FeedEvent } from '@mdq/db/feed';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FeedEvent, FeedKind } from '@mdq/db';
+import type { FeedEvent, FeedKind } from '@mdq/db/feed';
 import { FEED_RANKING_TOP, startWebhookDelivery } from '@mdq/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,5 @@
-import { createApiKey, type FeedEvent } from '@mdq/db';
+import { createApiKey } from '@mdq/db';
+import type { FeedEvent } from '@mdq/db/feed';
 import type { DevnetFacts } from '@mdq/devnet';
 import { fullnodeSource, runIndexer } from '@mdq/indexer';
 import { createIndexedDatabase, devnetDecoder, type IndexedDatabase } from '@mdq/indexer/testing';

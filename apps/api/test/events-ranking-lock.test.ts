@@ -1,13 +1,8 @@
-import {
-  emptyBatch,
-  type FeedEvent,
-  RANKING_EVENT_OFFSET,
-  type RankingEntry,
-  replaceRanking,
-  sql,
-  writeBatch,
-} from '@mdq/db';
+import { sql } from '@mdq/db';
+import { type FeedEvent, RANKING_EVENT_OFFSET } from '@mdq/db/feed';
+import { emptyBatch, writeBatch } from '@mdq/db/ingest';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { type RankingEntry, replaceRanking } from '@mdq/db/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedHub } from '../src/feed/feed-hub';
 import { until } from './support/feed-consumers';

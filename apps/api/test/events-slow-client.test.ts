@@ -1,4 +1,4 @@
-import type { FeedEvent } from '@mdq/db';
+import type { FeedEvent } from '@mdq/db/feed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectChainOrder, marketEventsOf, plannedEvents } from './support/devnet-events';
 import { SseConsumer, until, WsConsumer } from './support/feed-consumers';

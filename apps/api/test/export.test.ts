@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
-import { createApiKey, parseTrailer } from '@mdq/db';
+import { createApiKey } from '@mdq/db';
+import { parseTrailer } from '@mdq/db/export';
 import type { DevnetFacts } from '@mdq/devnet';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
 import { parse } from 'csv-parse/sync';

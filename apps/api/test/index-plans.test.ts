@@ -1,13 +1,5 @@
-import {
-  analyzeForPlans,
-  createApiKey,
-  createDb,
-  type Db,
-  explainPlan,
-  migrateToLatest,
-  seqScannedRelations,
-  sql,
-} from '@mdq/db';
+import { createApiKey, createDb, type Db, migrateToLatest, sql } from '@mdq/db';
+import { analyzeForPlans, explainPlan, seqScannedRelations } from '@mdq/db/read';
 import { createTestDatabase } from '@mdq/db/testing';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -8,7 +8,8 @@ import {
   normalizeAddress,
 } from '@mdq/chain';
 import { findFixtureTransaction, testFixturesRoot } from '@mdq/chain/fixtures';
-import { createApiKey, sql, toBatch, writeBatch } from '@mdq/db';
+import { createApiKey, sql } from '@mdq/db';
+import { toBatch, writeBatch } from '@mdq/db/ingest';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { createDecoder } from '@mdq/indexer';
 import type { FastifyInstance } from 'fastify';

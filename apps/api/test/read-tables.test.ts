@@ -1,4 +1,5 @@
-import { type Db, explainPlan, type RelationScan, relationScans, sql } from '@mdq/db';
+import { type Db, sql } from '@mdq/db';
+import { explainPlan, type RelationScan, relationScans } from '@mdq/db/read';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedRoutes, type ReadCacheConfig } from '../src/plugins/response-cache';
 import { BUYER, CACHED, COLLECTION, CREATOR, OWNER, seedCachedRoutes, TOKEN } from './support/cached-routes';

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createDb, type Db, ensureApiKey, freePort, migrateToLatest, sql } from '@mdq/db';
+import { createDb, type Db, ensureApiKey, migrateToLatest, sql } from '@mdq/db';
+import { freePort } from '@mdq/db/embedded';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { fullnodeSource, runIndexer } from '@mdq/indexer';
 import { devnetDecoder } from '@mdq/indexer/testing';

@@ -1,4 +1,4 @@
-export { type FailedDecode, toBatch, usToIso } from '@mdq/db';
+export { type FailedDecode, toBatch, usToIso } from '@mdq/db/ingest';
 export { checkContiguity, GapError } from './contiguity';
 export { createDecoder, type DecoderOptions, streamFilterFor } from './decoder';
 export { type GrpcSourceOptions, grpcSource, StreamProtocolError } from './grpc-source';

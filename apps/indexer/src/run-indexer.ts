@@ -1,19 +1,14 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import type { DecodedTransaction } from '@mdq/chain';
 import { isUnknownRestType, UNKNOWN_REST_TYPE as UNKNOWN_TYPE } from '@mdq/chain/stream';
+import { acquireFollowerLock, type Db, type FollowerLock, LockUnavailableError, MAIN_CHECKPOINT, readCheckpoint } from '@mdq/db';
 import {
-  acquireFollowerLock,
   CheckpointMovedError,
-  type Db,
   type FailedDecode,
-  type FollowerLock,
   type IngestResult,
-  LockUnavailableError,
-  MAIN_CHECKPOINT,
-  readCheckpoint,
   toBatch,
   writeBatch,
-} from '@mdq/db';
+} from '@mdq/db/ingest';
 import type { ChangeNotifier } from '@mdq/jobs';
 import { createFailureLog, describeError, type FailureLog, failureKey, type Logger } from '@mdq/log';
 import { indexerUnknownTransactions } from '@mdq/telemetry';

@@ -1,4 +1,5 @@
-import { type Db, refreshPlannerStats } from '@mdq/db';
+import type { Db } from '@mdq/db';
+import { refreshPlannerStats } from '@mdq/db/ingest';
 import { describeError, type Logger } from '@mdq/log';
 
 export interface StatsKeeper {

@@ -1,7 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { DEFAULT_LOOTBOX_ADDRESS, DEFAULT_MARKETPLACE_ADDRESS } from '@mdq/chain';
 import { findFixtureTransaction, testFixturesRoot } from '@mdq/chain/fixtures';
-import { type Db, sql, writeBatch } from '@mdq/db';
+import { type Db, sql } from '@mdq/db';
+import { writeBatch } from '@mdq/db/ingest';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

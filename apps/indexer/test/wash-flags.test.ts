@@ -1,4 +1,5 @@
-import { sql, WASH_RULES } from '@mdq/db';
+import { sql } from '@mdq/db';
+import { WASH_RULES } from '@mdq/db/ingest';
 import type { SaleFact } from '@mdq/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexedDatabase, type IndexedDatabase } from '../src/testing';

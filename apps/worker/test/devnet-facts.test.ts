@@ -1,5 +1,5 @@
+import { type Db, sql } from '@mdq/db';
 import {
-  type Db,
   loadCurrentFloors,
   loadFloorsAt,
   loadHolderCounts,
@@ -7,8 +7,7 @@ import {
   loadWindowSales,
   readRanking,
   rebuildFloorsAt,
-  sql,
-} from '@mdq/db';
+} from '@mdq/db/worker';
 import type { DevnetFacts } from '@mdq/devnet';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { type Db, recountOwners } from '@mdq/db';
+import type { Db } from '@mdq/db';
+import { recountOwners } from '@mdq/db/ingest';
 
 const APT = '0x1::aptos_coin::AptosCoin';
 export const HOUR = 3_600_000;

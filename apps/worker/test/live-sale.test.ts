@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readRanking, sql } from '@mdq/db';
+import { sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { readRanking } from '@mdq/db/worker';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { fullnodeSource, runIndexer } from '@mdq/indexer';
 import { devnetDecoder } from '@mdq/indexer/testing';

@@ -1,6 +1,7 @@
 import { normalizeAddress } from '@mdq/chain/address';
 import { atVersion, entryFunction, moduleEvent, userTransaction } from '@mdq/chain/testing';
-import { collectionTraitFloors, type Db, sql } from '@mdq/db';
+import { type Db, sql } from '@mdq/db';
+import { collectionTraitFloors } from '@mdq/db/read';
 import type { CollectionFacts, DevnetFacts, TokenFacts } from '@mdq/devnet';
 import { memorySource, runIndexer } from '@mdq/indexer';
 import { createIndexedDatabase, devnetDecoder, type IndexedDatabase } from '@mdq/indexer/testing';

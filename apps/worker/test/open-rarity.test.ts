@@ -1,5 +1,6 @@
-import { computeOpenRarity, type Db, sql } from '@mdq/db';
+import { type Db, sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { computeOpenRarity } from '@mdq/db/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAllRarity, computeCollectionRarity } from '../src/tasks/rarity';
 import { addr, insertCollection } from './helpers';

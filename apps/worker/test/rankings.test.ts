@@ -1,5 +1,6 @@
-import { type Db, loadCurrentFloors, readRanking } from '@mdq/db';
+import type { Db } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { loadCurrentFloors, readRanking } from '@mdq/db/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAllRankings } from '../src/tasks/rankings';
 import {

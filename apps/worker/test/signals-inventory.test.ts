@@ -1,8 +1,9 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Db, loadInventoryHistory, loadLootboxTierTable } from '@mdq/db';
+import type { Db } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { loadInventoryHistory, loadLootboxTierTable } from '@mdq/db/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSignals } from '../src/signals/load-signals';
 import { parseSignals, SignalFormatError } from '../src/signals/parse-signals';

@@ -1,4 +1,6 @@
-import { type Db, emptyBatch, type MarketActivityRow, readRanking, sql, writeBatch } from '@mdq/db';
+import { type Db, sql } from '@mdq/db';
+import { emptyBatch, type MarketActivityRow, writeBatch } from '@mdq/db/ingest';
+import { readRanking } from '@mdq/db/worker';
 import type { DevnetFacts } from '@mdq/devnet';
 import { createIndexedDatabase, type IndexedDatabase } from '@mdq/indexer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

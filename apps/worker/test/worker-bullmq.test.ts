@@ -1,4 +1,4 @@
-import { readRanking } from '@mdq/db';
+import { readRanking } from '@mdq/db/worker';
 import { QUEUE_NAMES } from '@mdq/jobs';
 import { recordingLogger } from '@mdq/log';
 import { Queue } from 'bullmq';

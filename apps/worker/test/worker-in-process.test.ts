@@ -1,5 +1,6 @@
-import { type Db, readRanking } from '@mdq/db';
+import type { Db } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { readRanking } from '@mdq/db/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextRun, SCHEDULES } from '../src/schedules';
 import { startWorker } from '../src/start-worker';

@@ -1,30 +1,23 @@
+/**
+ * `@mdq/db`: what every reader and writer shares — the connection (`createDb`), the migrations, the
+ * schema's types, checkpoints and locks, the read-state counters, API keys, the change outbox and
+ * the market rules. What only one kind of reader needs has its own entry point, and
+ * dependency-cruiser holds who imports which (`.dependency-cruiser.cjs`):
+ * `@mdq/db/read` (the API's queries), `@mdq/db/ingest` (the indexer's writes), `@mdq/db/worker`,
+ * `@mdq/db/feed` (live feed and webhooks), `@mdq/db/export`, `@mdq/db/embedded` (the embedded
+ * Postgres launcher).
+ */
 export { sql } from 'kysely';
 export { type CreateDbOptions, createDb, createPool, type Db, poolIfAny, poolOf } from './database';
-export {
-  type EmbeddedDatabase,
-  type EmbeddedOptions,
-  EmbeddedStartError,
-  embeddedDatabaseUrl,
-  freePort,
-  runningEmbeddedUrl,
-  startEmbeddedPostgres,
-  stopEmbeddedPostgres,
-} from './embedded';
-export * from './export/index';
-export * from './ingest/index';
 export { MIGRATION_NAMES, MigrationError, migrateToLatest } from './migrate';
-export * from './queries/api/index';
 export * from './queries/api-key-events';
 export * from './queries/api-keys';
 export * from './queries/change-outbox';
 export * from './queries/checkpoints';
-export * from './queries/feed/index';
 export * from './queries/follower-lock';
 export * from './queries/freshness';
-export * from './queries/indexer-graphql/index';
 export * from './queries/locks';
 export * from './queries/market-rules';
 export * from './queries/media';
 export * from './queries/read-versions';
-export * from './queries/worker/index';
 export type * from './schema/index';

@@ -4,13 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  createDb,
-  EmbeddedStartError,
-  migrateToLatest,
-  runningEmbeddedUrl,
-  startEmbeddedPostgres,
-} from '../src/index';
+import { EmbeddedStartError, runningEmbeddedUrl, startEmbeddedPostgres } from '../src/embedded';
+import { createDb, migrateToLatest } from '../src/index';
 
 const asRoot = process.getuid?.() === 0;
 

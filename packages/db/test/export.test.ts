@@ -9,7 +9,7 @@ import {
   exportRowsUsed,
   openExport,
   parseTrailer,
-} from '../src/index';
+} from '../src/export';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 const MILLION = 1_000_000;

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  emptyBatch,
-  feedHead,
-  feedIndexedVersion,
-  indexedEnd,
-  MAIN_CHECKPOINT,
-  writeBatch,
-} from '../src/index';
+import { feedHead, indexedEnd } from '../src/feed';
+import { feedIndexedVersion, MAIN_CHECKPOINT } from '../src/index';
+import { emptyBatch, writeBatch } from '../src/ingest';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /*

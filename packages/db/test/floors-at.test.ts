@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFloorsAt } from '../src/index';
 import { rebuildFloorsAt } from '../src/queries/worker/floors-at';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
+import { loadFloorsAt } from '../src/worker';
 
 /*
  * The floor at a past instant (a ranking window's start) is read from the floor changes the

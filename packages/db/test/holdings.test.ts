@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCollectionSnapshots, writeHourlySnapshots, writeInventorySnapshots } from '../src/index';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
+import { writeCollectionSnapshots, writeHourlySnapshots, writeInventorySnapshots } from '../src/worker';
 
 /*
  * Who holds what (holdingsSql), through the two statements that read it, each on its own and both

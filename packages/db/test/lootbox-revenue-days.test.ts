@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lootboxRevenue, type Timeframe } from '../src/index';
+import { lootboxRevenue, type Timeframe } from '../src/read';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 const DAY = 86_400_000;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshPlannerStats, sql } from '../src/index';
+import { sql } from '../src/index';
+import { refreshPlannerStats } from '../src/ingest';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /*

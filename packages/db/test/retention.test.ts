@@ -1,15 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addExportRows,
-  collectionHistory,
-  createApiKey,
-  enforceRetention,
-  exportRowsUsed,
-  KEPT_DELIVERIES_PER_ENDPOINT,
-  listWebhookDeliveries,
-} from '../src/index';
+import { addExportRows, exportRowsUsed } from '../src/export';
+import { listWebhookDeliveries } from '../src/feed';
+import { createApiKey } from '../src/index';
+import { collectionHistory } from '../src/read';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
+import { enforceRetention, KEPT_DELIVERIES_PER_ENDPOINT } from '../src/worker';
 
 /*
  * Each time-grown table with rows on both sides of its retention, and the API's answers over them

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchMarket } from '../src/index';
+import { searchMarket } from '../src/read';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /*

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createDb, ensureApiKey, freePort } from '@mdq/db';
+import { createDb, ensureApiKey } from '@mdq/db';
+import { freePort } from '@mdq/db/embedded';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type MdqProcess, sleep, spawnMdq, until, untilRunning } from './processes';

@@ -1,4 +1,4 @@
-import { freePort } from '@mdq/db';
+import { freePort } from '@mdq/db/embedded';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { type PrivateRedis, startPrivateRedis } from '@mdq/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,14 +1,13 @@
+import { type Db, feedIndexedVersion } from '@mdq/db';
 import {
   comparePositions,
-  type Db,
   FEED_START,
   type FeedEvent,
   type FeedPosition,
   feedEventsAfter,
   feedHead,
-  feedIndexedVersion,
   indexedEnd,
-} from '@mdq/db';
+} from '@mdq/db/feed';
 
 /** A consumer of live events; called synchronously, in chain order, with each new page. */
 export interface FeedListener {

@@ -1,14 +1,14 @@
 import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import type { EventStreamQuery } from '@mdq/contracts';
+import type { Db } from '@mdq/db';
 import {
-  type Db,
   FEED_KINDS,
   FEED_START,
   type FeedFilter,
   type FeedKind,
   type FeedPosition,
   parseFeedEventId,
-} from '@mdq/db';
+} from '@mdq/db/feed';
 import type { Static } from 'typebox';
 import { collectionIdsOf } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';

@@ -1,6 +1,7 @@
 import type { FeedConfig } from '@mdq/config';
 import type { FeedEvent as FeedEventSchema } from '@mdq/contracts';
-import type { Db, FeedEvent, FeedFilter, FeedPosition } from '@mdq/db';
+import type { Db } from '@mdq/db';
+import type { FeedEvent, FeedFilter, FeedPosition } from '@mdq/db/feed';
 import type { Static } from 'typebox';
 import { ConnectionLimits } from './connection-limits';
 import { FeedHub } from './feed-hub';

@@ -1,12 +1,12 @@
+import type { Db } from '@mdq/db';
 import {
   comparePositions,
-  type Db,
   type FeedEvent,
   type FeedFilter,
   type FeedPosition,
   feedEventsAfter,
   matchesFilter,
-} from '@mdq/db';
+} from '@mdq/db/feed';
 import type { FeedHub, FeedListener } from './feed-hub';
 
 /** Writes one event to the client; resolves when the transport can take more (back-pressure). */

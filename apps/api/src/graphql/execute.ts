@@ -1,4 +1,5 @@
-import { type Db, IndexerQueryError, runIndexerFields } from '@mdq/db';
+import type { Db } from '@mdq/db';
+import { IndexerQueryError, runIndexerFields } from '@mdq/db/read';
 import {
   type DocumentNode,
   execute,

@@ -1,4 +1,4 @@
-import type { CountSelection, RootField, Selection } from '@mdq/db';
+import type { CountSelection, RootField, Selection } from '@mdq/db/read';
 import {
   type FieldNode,
   type FragmentDefinitionNode,

@@ -1,4 +1,4 @@
-import { INDEXER_TABLES, type IndexerScalar, type IndexerTable } from '@mdq/db';
+import { INDEXER_TABLES, type IndexerScalar, type IndexerTable } from '@mdq/db/read';
 import {
   GraphQLBoolean,
   GraphQLEnumType,

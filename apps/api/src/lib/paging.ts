@@ -1,4 +1,5 @@
-import type { PageRequest, ReadState } from '@mdq/db';
+import type { ReadState } from '@mdq/db';
+import type { PageRequest } from '@mdq/db/read';
 
 /**
  * The paging part of a validated request: page, limit and cursor from its querystring, and the

@@ -1,13 +1,13 @@
+import type { Db } from '@mdq/db';
 import {
   type CollectionSet,
   collectionExists,
-  type Db,
   findCollections,
   findLootbox,
   findLootboxById,
   type Lootbox,
   type LootboxKey,
-} from '@mdq/db';
+} from '@mdq/db/read';
 import { ApiError } from '../plugins/errors';
 
 /** Ids of the collection (creator, name), or a 404 naming it. */

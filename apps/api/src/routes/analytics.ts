@@ -15,6 +15,7 @@ import {
   TraitFloors,
   TraitFloorsQuery,
 } from '@mdq/contracts';
+import { type Db, readFreshness } from '@mdq/db';
 import {
   bucketStart,
   collectionExists,
@@ -22,11 +23,9 @@ import {
   collectionStats,
   collectionTopTraders,
   collectionTraitFloors,
-  type Db,
   HISTORY_INTERVALS,
-  readFreshness,
   windowStart,
-} from '@mdq/db';
+} from '@mdq/db/read';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectionIdsOfPairOrLootbox } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';

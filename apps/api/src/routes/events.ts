@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ERRORS, EventStreamQuery, FeedEvent } from '@mdq/contracts';
-import type { FeedFilter, FeedPosition } from '@mdq/db';
+import type { FeedFilter, FeedPosition } from '@mdq/db/feed';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebSocket } from 'ws';
 import { feedFilterOf, feedStartOf } from '../feed/feed-request';

@@ -2,7 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ERRORS, ExportParams, ExportQuery } from '@mdq/contracts';
-import { addExportRows, type ExportFormat, exportRowsUsed, openExport } from '@mdq/db';
+import { addExportRows, type ExportFormat, exportRowsUsed, openExport } from '@mdq/db/export';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { collectionIdsOf, knownCollectionId } from '../lib/resolve';

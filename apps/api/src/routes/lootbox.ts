@@ -12,7 +12,12 @@ import {
   RevenueQuery,
   TokenRarity,
 } from '@mdq/contracts';
-import { findLootboxWithTiers, lootboxRevenue, lootboxStatusChangesAt, raritiesOfCollections } from '@mdq/db';
+import {
+  findLootboxWithTiers,
+  lootboxRevenue,
+  lootboxStatusChangesAt,
+  raritiesOfCollections,
+} from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../lib/paging';
 import { foundLootbox, inKnownCollections } from '../lib/resolve';

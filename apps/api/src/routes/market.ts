@@ -30,7 +30,7 @@ import {
   totalListingCards,
   userMarketActivity,
   userPurchases,
-} from '@mdq/db';
+} from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ERRORS, One, RefreshMetadataAccepted, RefreshMetadataInput } from '@mdq/contracts';
-import { findRefreshTarget, requestMetadataRefresh } from '@mdq/db';
+import { findRefreshTarget, requestMetadataRefresh } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';

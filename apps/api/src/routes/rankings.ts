@@ -7,7 +7,7 @@ import {
   RankedLootbox,
   RankingQuery,
 } from '@mdq/contracts';
-import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db';
+import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db/read';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { pageOf } from '../lib/paging';
 import type { RouteDeps } from './deps';

@@ -27,7 +27,7 @@ import {
   tokensOfLootbox,
   tokenTimeline,
   tokenTraits,
-} from '@mdq/db';
+} from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { pageOf } from '../lib/paging';
 import { inKnownCollections, lootboxById, lootboxByName } from '../lib/resolve';

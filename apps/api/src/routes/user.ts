@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ERRORS, InventoryHistory, InventoryQuery, One } from '@mdq/contracts';
-import { inventoryHistory, inventoryHistoryChangesAt } from '@mdq/db';
+import { inventoryHistory, inventoryHistoryChangesAt } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './deps';
 

@@ -8,14 +8,14 @@ import {
   UriCacheState,
   ValidateMetadataQuery,
 } from '@mdq/contracts';
+import type { Db } from '@mdq/db';
 import {
   type CollectionUriState,
   collectionsNamed,
-  type Db,
   markCollectionUriPending,
   type NamedCollection,
   readCollectionUriState,
-} from '@mdq/db';
+} from '@mdq/db/read';
 import { validateMetadata } from '@mdq/worker/validate-metadata';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../plugins/errors';

@@ -18,7 +18,7 @@ import {
   webhookDeliveriesPage,
   webhookEndpointsPage,
   webhookFilterJson,
-} from '@mdq/db';
+} from '@mdq/db/feed';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { feedFilterOf, feedStartOf } from '../feed/feed-request';

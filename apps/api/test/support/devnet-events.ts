@@ -1,4 +1,4 @@
-import { type FeedEvent, MARKET_KINDS as STORED_MARKET_KINDS } from '@mdq/db';
+import { type FeedEvent, MARKET_KINDS as STORED_MARKET_KINDS } from '@mdq/db/feed';
 import { type DevnetChain, simulate } from '@mdq/devnet';
 import { expect } from 'vitest';
 

@@ -1,4 +1,4 @@
-import type { FeedEvent } from '@mdq/db';
+import type { FeedEvent } from '@mdq/db/feed';
 import WebSocket from 'ws';
 
 /** What a consumer received, in arrival order, across all its connections. */

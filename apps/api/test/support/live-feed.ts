@@ -1,13 +1,12 @@
+import { createApiKey, feedIndexedVersion } from '@mdq/db';
 import {
   comparePositions,
-  createApiKey,
   FEED_START,
   type FeedEvent,
   type FeedFilter,
   feedEventsAfter,
-  feedIndexedVersion,
   matchesFilter,
-} from '@mdq/db';
+} from '@mdq/db/feed';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { type DevnetChain, type DevnetServer, startDevnetServer } from '@mdq/devnet';
 import { fullnodeSource, runIndexer } from '@mdq/indexer';

@@ -1,4 +1,6 @@
-import { type Db, type FeedEvent, readRanking, sql } from '@mdq/db';
+import { type Db, sql } from '@mdq/db';
+import type { FeedEvent } from '@mdq/db/feed';
+import { readRanking } from '@mdq/db/worker';
 import { computeCollectionRanking } from '@mdq/worker';
 
 /** What a `ranking_changed` event says, in a shape a test can compare. */

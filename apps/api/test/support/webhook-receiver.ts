@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FeedEvent } from '@mdq/db';
+import type { FeedEvent } from '@mdq/db/feed';
 
 /**
  * A webhook receiver as a customer would write one: checks the signature by hand (HMAC-SHA256 of

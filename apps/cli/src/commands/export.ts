@@ -46,7 +46,7 @@ export function exportCommand(program: Command): void {
     .option('--limit <n>', 'at most this many rows')
     .option('--resume', 'continue a file that an earlier run left incomplete')
     .action(async (dataset: string, opts: ExportOptions) => {
-      const { EXPORT_DATASET_NAMES } = await import('@mdq/db');
+      const { EXPORT_DATASET_NAMES } = await import('@mdq/db/export');
       const name = EXPORT_DATASET_NAMES.find((d) => d === dataset);
       if (!name)
         throw new UsageError(`unknown dataset "${dataset}": one of ${EXPORT_DATASET_NAMES.join(', ')}`);

@@ -26,7 +26,7 @@ export function webhooksCommand(program: Command): void {
     .option('--marketplace <names>', 'comma-separated marketplaces')
     .option('--since <id>', "start after this event id, or 'earliest' (default: now)")
     .action(async (opts: Record<string, string | undefined>) => {
-      const { FEED_KINDS, FEED_START, parseFeedEventId } = await import('@mdq/db');
+      const { FEED_KINDS, FEED_START, parseFeedEventId } = await import('@mdq/db/feed');
       const { isAddress, normalizeAddress } = await import('@mdq/chain');
       if (!/^https?:\/\//.test(opts['url'] ?? '')) throw new UsageError('--url must be an http(s) URL');
       const addresses = (flag: string, value: string | undefined) => {
@@ -50,7 +50,7 @@ export function webhooksCommand(program: Command): void {
         ...(opts['marketplace'] ? { marketplaces: list(opts['marketplace']) } : {}),
       };
       await withDb(async (db) => {
-        const { createWebhookEndpoint } = await import('@mdq/db');
+        const { createWebhookEndpoint } = await import('@mdq/db/feed');
         const created = await createWebhookEndpoint(db, {
           keyId: opts['keyId'] ?? '',
           url: opts['url'] ?? '',
@@ -69,7 +69,7 @@ export function webhooksCommand(program: Command): void {
     .option('--key-id <keyId>', 'only this key')
     .action(async (opts: { keyId?: string }) => {
       await withDb(async (db) => {
-        const { listWebhookEndpoints } = await import('@mdq/db');
+        const { listWebhookEndpoints } = await import('@mdq/db/feed');
         const rows = await listWebhookEndpoints(db, opts.keyId);
         for (const e of rows) {
           console.log(
@@ -90,7 +90,7 @@ export function webhooksCommand(program: Command): void {
       .argument('<endpointId>')
       .action(async (endpointId: string) => {
         await withDb(async (db) => {
-          const { setWebhookStatus } = await import('@mdq/db');
+          const { setWebhookStatus } = await import('@mdq/db/feed');
           if (!(await setWebhookStatus(db, endpointId, status)))
             throw new UsageError(`no endpoint ${endpointId}`);
           console.log(`${endpointId} ${status}`);
@@ -104,7 +104,7 @@ export function webhooksCommand(program: Command): void {
     .argument('<endpointId>')
     .action(async (endpointId: string) => {
       await withDb(async (db) => {
-        const { deleteWebhookEndpoint } = await import('@mdq/db');
+        const { deleteWebhookEndpoint } = await import('@mdq/db/feed');
         if (!(await deleteWebhookEndpoint(db, endpointId))) throw new UsageError(`no endpoint ${endpointId}`);
         console.log(`removed ${endpointId}`);
       });
@@ -117,7 +117,7 @@ export function webhooksCommand(program: Command): void {
     .option('--limit <n>', 'how many', '20')
     .action(async (endpointId: string, opts: { limit: string }) => {
       await withDb(async (db) => {
-        const { listWebhookDeliveries } = await import('@mdq/db');
+        const { listWebhookDeliveries } = await import('@mdq/db/feed');
         for (const d of await listWebhookDeliveries(db, endpointId, Number(opts.limit) || 20)) {
           console.log(
             `${d.attemptedAt}\t${d.eventId}\t${d.ok ? 'ok' : 'failed'}\t${d.statusCode ?? '-'}\t${d.error ?? ''}`,

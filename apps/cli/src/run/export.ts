@@ -2,18 +2,18 @@ import { createWriteStream } from 'node:fs';
 import { open, stat, truncate } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Db } from '@mdq/db';
 import {
   countExportRows,
   countLines,
   cursorOfRow,
-  type Db,
   type ExportDatasetName,
   type ExportFilter,
   type ExportFormat,
-  findCollections,
   openExport,
   parseTrailer,
-} from '@mdq/db';
+} from '@mdq/db/export';
+import { findCollections } from '@mdq/db/read';
 import cliProgress from 'cli-progress';
 import { UsageError } from '../runtime/fail';
 

@@ -1,5 +1,6 @@
 import type { Config } from '@mdq/config';
-import { createDb, type Db, migrateToLatest, runningEmbeddedUrl, startEmbeddedPostgres } from '@mdq/db';
+import { createDb, type Db, migrateToLatest } from '@mdq/db';
+import { runningEmbeddedUrl, startEmbeddedPostgres } from '@mdq/db/embedded';
 import { UsageError } from './fail';
 
 export interface ResolvedDatabase {

@@ -1,10 +1,5 @@
-import {
-  type Db,
-  mediaRendersWaiting,
-  rankedCollectionIds,
-  recordMediaRender,
-  tokensOfCollections,
-} from '@mdq/db';
+import { type Db, mediaRendersWaiting, rankedCollectionIds, recordMediaRender } from '@mdq/db';
+import { tokensOfCollections } from '@mdq/db/read';
 import type { MediaRenderer } from './media-renderer';
 import type { ThumbnailFormat, ThumbnailWidth } from './render-thumbnail';
 

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { Db } from '@mdq/db';
 import {
-  type Db,
   listMetadataDue,
   type MetadataOutcome,
   type MetadataTarget,
   rarityIsStale,
   saveMetadataOutcomes,
-} from '@mdq/db';
+} from '@mdq/db/worker';
 import { computeCollectionRarity } from '../tasks/rarity';
 import { allowList } from '../uri/address-policy';
 import { type GatewayConfig, trustedOriginSet } from '../uri/uri-schemes';

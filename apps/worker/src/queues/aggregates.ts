@@ -1,4 +1,5 @@
-import { enforceRetention, foldReadVersions, listMetadataCollectionsDue, listUriCacheDue } from '@mdq/db';
+import { foldReadVersions } from '@mdq/db';
+import { enforceRetention, listMetadataCollectionsDue, listUriCacheDue } from '@mdq/db/worker';
 import { JOB_POLICIES, QUEUE_NAMES } from '@mdq/jobs';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';

@@ -1,4 +1,4 @@
-import { loadUriCacheEntry } from '@mdq/db';
+import { loadUriCacheEntry } from '@mdq/db/worker';
 import type { ChangeBacklog, CollectionChangedPayload } from '@mdq/jobs';
 import type { WorkerContext } from '../context';
 import { computeCollectionRarity } from '../tasks/rarity';

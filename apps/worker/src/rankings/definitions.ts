@@ -1,4 +1,4 @@
-import type { CollectionRanking } from '@mdq/db';
+import type { CollectionRanking } from '@mdq/db/read';
 import type { MetricSpec } from './score';
 
 const HOUR = 3_600_000;

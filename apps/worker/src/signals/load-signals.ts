@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { type Db, upsertSocialSignals } from '@mdq/db';
+import type { Db } from '@mdq/db';
+import { upsertSocialSignals } from '@mdq/db/worker';
 import { parseSignals } from './parse-signals';
 
 /**

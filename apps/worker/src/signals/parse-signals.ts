@@ -1,5 +1,5 @@
 import { isAddress, normalizeAddress } from '@mdq/chain/address';
-import type { SocialSignal } from '@mdq/db';
+import type { SocialSignal } from '@mdq/db/worker';
 
 export class SignalFormatError extends Error {
   override name = 'SignalFormatError';

@@ -1,6 +1,6 @@
+import type { Db, RankingName } from '@mdq/db';
 import {
   type CurrentFloor,
-  type Db,
   type LootboxRankingRow,
   loadCurrentFloors,
   loadEngagement,
@@ -10,10 +10,9 @@ import {
   loadUpcomingLootboxes,
   loadWindowSalesFields,
   type RankingEntry,
-  type RankingName,
   replaceRanking,
   type WindowSales,
-} from '@mdq/db';
+} from '@mdq/db/worker';
 import {
   COLLECTION_RANKINGS,
   type CollectionRanking,

@@ -1,4 +1,5 @@
-import { computeOpenRarity, type Db } from '@mdq/db';
+import type { Db } from '@mdq/db';
+import { computeOpenRarity } from '@mdq/db/worker';
 
 /**
  * Recomputes one collection's OpenRarity table (the collection-changed job: the collections a

@@ -1,4 +1,5 @@
-import { type Db, pruneInventorySnapshots, writeCollectionSnapshots, writeHourlySnapshots } from '@mdq/db';
+import type { Db } from '@mdq/db';
+import { pruneInventorySnapshots, writeCollectionSnapshots, writeHourlySnapshots } from '@mdq/db/worker';
 
 const HOUR = 3_600_000;
 

@@ -1,10 +1,5 @@
-import {
-  type Db,
-  loadCollectionUri,
-  loadUriCacheEntry,
-  saveUriCacheEntry,
-  type UriCacheEntry,
-} from '@mdq/db';
+import type { Db } from '@mdq/db';
+import { loadCollectionUri, loadUriCacheEntry, saveUriCacheEntry, type UriCacheEntry } from '@mdq/db/worker';
 import { allowList } from './address-policy';
 import { FetchForbiddenError, type SafeFetchOptions, safeFetch } from './safe-fetch';
 import { type GatewayConfig, type ResolvedUri, resolveUri, trustedOriginSet } from './uri-schemes';

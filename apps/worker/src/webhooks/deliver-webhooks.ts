@@ -1,17 +1,15 @@
 import type { BlockList } from 'node:net';
+import { type Db, feedIndexedVersion, withAdvisoryLock } from '@mdq/db';
 import {
   advanceWebhookCursor,
   comparePositions,
-  type Db,
   feedEventsAfter,
-  feedIndexedVersion,
   findWebhookEndpoint,
   matchesFilter,
   recordWebhookFailure,
   recordWebhookSuccess,
   webhookFeedFilter,
-  withAdvisoryLock,
-} from '@mdq/db';
+} from '@mdq/db/feed';
 import { postWebhook } from './post-webhook';
 
 export interface WebhookDeliveryOptions {

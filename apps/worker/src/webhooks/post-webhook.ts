@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { BlockList, LookupFunction } from 'node:net';
-import type { FeedEvent } from '@mdq/db';
+import type { FeedEvent } from '@mdq/db/feed';
 import { pinnedAddress } from '../uri/safe-fetch';
 import { signWebhook, WEBHOOK_HEADERS } from './signature';
 

@@ -1,5 +1,6 @@
 import { FEED_DEFAULTS } from '@mdq/config';
-import { activeWebhookEndpointIds, type Db, feedEventId, feedHead } from '@mdq/db';
+import type { Db } from '@mdq/db';
+import { activeWebhookEndpointIds, feedEventId, feedHead } from '@mdq/db/feed';
 import { createRedis, reportErrors } from '@mdq/jobs';
 import { Queue, Worker } from 'bullmq';
 import { defaultWorkerLogger, queueErrorSink, type WorkerLogger } from '../logger';
