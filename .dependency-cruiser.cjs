@@ -31,28 +31,31 @@ module.exports = {
       name: 'db-ingest-is-the-indexers',
       severity: 'error',
       comment:
-        "@mdq/db/ingest writes chain data with the checkpoint: only the indexer (and the CLI and benches that run it) may import it, never the API or the worker.",
+        '@mdq/db/ingest writes chain data with the checkpoint: only the indexer (and the CLI and benches that run it) may import it, never the API or the worker.',
       from: { path: '^(apps/(api|worker)|packages/(?!db/))[^/]*/src/' },
       to: { path: '^packages/db/src/(ingest\\.ts|ingest/)' },
     },
     {
       name: 'db-worker-is-the-workers',
       severity: 'error',
-      comment: "@mdq/db/worker holds the worker's reads and writes (rankings, rarity, snapshots): the API and the indexer read what it stored through their own entry points.",
+      comment:
+        "@mdq/db/worker holds the worker's reads and writes (rankings, rarity, snapshots): the API and the indexer read what it stored through their own entry points.",
       from: { path: '^apps/(api|indexer)/src/' },
       to: { path: '^packages/db/src/(worker\\.ts|queries/worker/)' },
     },
     {
       name: 'db-readers-not-in-the-indexer',
       severity: 'error',
-      comment: 'The indexer writes; the read entry points (@mdq/db/read, /feed, /export) are the API\'s and the tools\'.',
+      comment:
+        "The indexer writes; the read entry points (@mdq/db/read, /feed, /export) are the API's and the tools'.",
       from: { path: '^apps/indexer/src/' },
       to: { path: '^packages/db/src/(read\\.ts|export\\.ts|feed\\.ts|queries/api/|queries/feed/|export/)' },
     },
     {
       name: 'db-embedded-is-the-clis',
       severity: 'error',
-      comment: "The embedded Postgres launcher (@mdq/db/embedded) is `mdq start`'s and the tests', not a service's.",
+      comment:
+        "The embedded Postgres launcher (@mdq/db/embedded) is `mdq start`'s and the tests', not a service's.",
       from: { path: '^apps/(api|worker|indexer)/src/' },
       to: { path: '^packages/db/src/embedded' },
     },

@@ -4,5 +4,9 @@ import { defineConfig } from 'vitest/config';
 // pages a whole chain through the API can take tens of seconds, so the limits are generous.
 // The global setup finds the Postgres the tests use (an embedded one when none answers).
 export default defineConfig({
-  test: { globalSetup: ['../../packages/db/src/test-server.ts'], testTimeout: 60_000, hookTimeout: 120_000 },
+  test: {
+    globalSetup: ['../../packages/embedded-postgres/src/test-server.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
 });

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db, ensureApiKey, migrateToLatest, sql } from '@mdq/db';
-import { freePort } from '@mdq/db/embedded';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
+import { freePort } from '@mdq/embedded-postgres';
 import { fullnodeSource, runIndexer } from '@mdq/indexer';
 import { devnetDecoder } from '@mdq/indexer/testing';
 import { bullmqNotifier, createRedis, QUEUE_NAMES } from '@mdq/jobs';

@@ -1,7 +1,14 @@
 import type { TransactionResponse } from '@aptos-labs/ts-sdk';
 import type { DecodedTransaction } from '@mdq/chain';
 import { isUnknownRestType, UNKNOWN_REST_TYPE as UNKNOWN_TYPE } from '@mdq/chain/stream';
-import { acquireFollowerLock, type Db, type FollowerLock, LockUnavailableError, MAIN_CHECKPOINT, readCheckpoint } from '@mdq/db';
+import {
+  acquireFollowerLock,
+  type Db,
+  type FollowerLock,
+  LockUnavailableError,
+  MAIN_CHECKPOINT,
+  readCheckpoint,
+} from '@mdq/db';
 import {
   CheckpointMovedError,
   type FailedDecode,

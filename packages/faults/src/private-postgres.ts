@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@mdq/db/embedded';
+import { freePort } from '@mdq/embedded-postgres';
 
 const run = promisify(execFile);
 const BIN = process.env['MDQ_PG_BIN'] ?? '/usr/lib/postgresql/15/bin';

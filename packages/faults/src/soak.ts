@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createDb, ensureApiKey } from '@mdq/db';
-import { freePort } from '@mdq/db/embedded';
+import { freePort } from '@mdq/embedded-postgres';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type MdqProcess, sleep, spawnMdq, until, untilRunning } from './processes';

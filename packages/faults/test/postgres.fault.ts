@@ -1,5 +1,5 @@
-import { freePort } from '@mdq/db/embedded';
 import { type DevnetServer, startDevnetServer } from '@mdq/devnet';
+import { freePort } from '@mdq/embedded-postgres';
 import { type PrivateRedis, startPrivateRedis } from '@mdq/jobs/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mainCheckpoint } from '../src/checkpoint';

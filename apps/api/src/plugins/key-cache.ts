@@ -1,4 +1,10 @@
-import { type ActiveApiKey, type Db, findActiveApiKey, type KeyRevocationListener, listenForKeyRevocations } from '@mdq/db';
+import {
+  type ActiveApiKey,
+  type Db,
+  findActiveApiKey,
+  type KeyRevocationListener,
+  listenForKeyRevocations,
+} from '@mdq/db';
 import { LRUCache } from 'lru-cache';
 
 export interface KeyCacheOptions {

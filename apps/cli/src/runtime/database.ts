@@ -1,6 +1,6 @@
 import type { Config } from '@mdq/config';
 import { createDb, type Db, migrateToLatest } from '@mdq/db';
-import { runningEmbeddedUrl, startEmbeddedPostgres } from '@mdq/db/embedded';
+import { runningEmbeddedUrl, startEmbeddedPostgres } from '@mdq/embedded-postgres';
 import { UsageError } from './fail';
 
 export interface ResolvedDatabase {

@@ -1,5 +1,5 @@
 import { ConfigError } from '@mdq/config';
-import { EmbeddedStartError } from '@mdq/db/embedded';
+import { EmbeddedStartError } from '@mdq/embedded-postgres';
 import { FatalSourceError } from '@mdq/indexer';
 
 /** A problem the operator can fix: printed as one line, exit code 2, no stack trace. */

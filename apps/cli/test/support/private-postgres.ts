@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@mdq/db/embedded';
+import { freePort } from '@mdq/embedded-postgres';
 
 /**
  * A Postgres server of a test's own, from the machine's PostgreSQL binaries, for tests that stop,

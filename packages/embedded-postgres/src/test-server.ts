@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@mdq/config';
-import { runningEmbeddedUrl, startEmbeddedPostgres, stopEmbeddedPostgres } from './embedded';
+import { runningEmbeddedUrl, startEmbeddedPostgres, stopEmbeddedPostgres } from './index';
 
 // Through createRequire from this file: vitest runs a global setup in the runner of the package
 // under test, which resolves bare imports from that package (where pg is not a dependency).

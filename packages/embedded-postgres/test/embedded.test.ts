@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDb, migrateToLatest } from '@mdq/db';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EmbeddedStartError, runningEmbeddedUrl, startEmbeddedPostgres } from '../src/embedded';
-import { createDb, migrateToLatest } from '../src/index';
+import { EmbeddedStartError, runningEmbeddedUrl, startEmbeddedPostgres } from '../src/index';
 
 const asRoot = process.getuid?.() === 0;
 
