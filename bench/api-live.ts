@@ -164,8 +164,8 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
         console.log(rows.at(-1));
       }
       const accounting = await hitAccounting(api.url, sequence, headers, options.seconds);
-      rows.push('', ...accounting);
-      for (const line of accounting) console.log(line);
+      for (const line of accounting.perRoute) console.log(line);
+      rows.push('', accounting.summary);
     } finally {
       await Promise.all([select1.stop(), api.stop()]);
     }
@@ -240,7 +240,7 @@ async function hitAccounting(
   sequence: readonly Ask[],
   headers: Record<string, string>,
   seconds: number,
-): Promise<string[]> {
+): Promise<{ perRoute: string[]; summary: string }> {
   const perRoute = new Map<string, { hit: number; miss: number; globalHit: number }>();
   const lastVersion = new Map<string, string>();
   await loadAsks(url, sequence, 10, {
@@ -276,5 +276,6 @@ async function hitAccounting(
   lines.push(
     `| **all cached routes** | ${n} | ${ratio(total.hit, total.miss)} | ${ratio(total.globalHit, n - total.globalHit)} |`,
   );
-  return lines;
+  const summary = `Hit ratio of the cached routes over ${n.toLocaleString('en-US')} answers at 10 connections: **${ratio(total.hit, total.miss)}** with the per-table keys, against ${ratio(total.globalHit, n - total.globalHit)} that one global version would have had at best on the same answers (\`bench:api --live\` prints each route's).`;
+  return { perRoute: lines, summary };
 }
