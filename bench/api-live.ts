@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiKey, createDb } from '@mdq/db';
-import { metricValues, scrape, spawnMdq, until, untilRunning } from '@mdq/faults';
+import { metricValues, scrape, spawnGrowingDevnet, spawnMdq, until, untilRunning } from '@mdq/faults';
 import pg from 'pg';
 import { cloneBenchDatabase } from './api-dataset';
 import { type Ask, asksOf, loadAsks, type Result, startServer } from './api-load';
@@ -63,33 +63,18 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
     );
 
   // The chain the database holds, served again and growing (the same generator, seed and size).
-  const devnet = spawnMdq(
-    'devnet',
-    [
-      'devnet',
-      '--seed',
-      '1',
-      '--transactions-count',
-      String(options.count),
-      '--block-interval-ms',
-      String(options.blockIntervalMs),
-      '--live-block-size',
-      '10',
-      '--port',
-      '0',
-    ],
-    {},
-  );
+  const grown = spawnGrowingDevnet({
+    transactions: options.count,
+    blockIntervalMs: options.blockIntervalMs,
+    liveBlockSize: 10,
+  });
+  const devnet = grown.process;
   const processes = [devnet];
   const redisUrl = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
   const prefix = `mdq-live-${randomBytes(4).toString('hex')}`;
   const rows: string[] = [];
   try {
-    const devnetUrl = await until(
-      'the devnet to listen',
-      async () => devnet.lines.map((l) => /devnet listening on (\S+)/.exec(l)?.[1]).find(Boolean),
-      600_000,
-    );
+    const devnetUrl = await grown.url;
     const env = {
       DATABASE_URL: database.url,
       REDIS_URL: redisUrl,

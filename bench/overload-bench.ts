@@ -7,11 +7,9 @@
  * is timed on its own, by status: the admitted answers' p99, how fast refusals come, requests that
  * time out (10 s), and whether the first phase's rate is back after the overload.
  */
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createApiKey, createDb, sql } from '@mdq/db';
 import { cloneBenchDatabase } from './api-dataset';
+import { startServer } from './api-load';
 import { benchFlags, numberFlag } from './flags';
 
 const values = benchFlags({ connections: { type: 'string' } });
@@ -19,7 +17,6 @@ const count = numberFlag(values, 'count', values.count, 1_000_000, 20_000);
 const seconds = numberFlag(values, 'seconds', values.seconds, 20, 8);
 const connections = numberFlag(values, 'connections', values.connections, 20);
 const TIMEOUT_MS = 10_000;
-const here = dirname(fileURLToPath(import.meta.url));
 
 const database = await cloneBenchDatabase(count);
 const db = createDb(database.url, { max: 2 });
@@ -48,24 +45,11 @@ const path = (i: number): string => {
   }
 };
 
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', join(here, 'api-servers.ts'), 'api', database.url],
-  {
-    cwd: here,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, MDQ_RATE_LIMIT: '1000000', MDQ_API_CACHE_ENTRIES: '0' },
-  },
-);
-const base = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    const match = /listening on (\S+)/.exec(out);
-    if (match?.[1]) resolve(match[1]);
-  });
-  child.on('exit', (code) => reject(new Error(`api exited (${code}): ${out}`)));
+const api = await startServer('api', database.url, 20, {
+  MDQ_RATE_LIMIT: '1000000',
+  MDQ_API_CACHE_ENTRIES: '0',
 });
+const base = api.url;
 
 interface Sample {
   status: number;
@@ -154,6 +138,6 @@ try {
     }),
   );
 } finally {
-  child.kill('SIGTERM');
+  await api.stop();
   await database.drop();
 }

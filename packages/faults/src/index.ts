@@ -2,7 +2,7 @@
 
 export { type PrivateRedis, startPrivateRedis } from '@mdq/jobs/testing';
 export { startPrivatePostgres } from './private-postgres';
-export { type MdqProcess, spawnMdq, until, untilRunning } from './processes';
+export { type MdqProcess, spawnGrowingDevnet, spawnMdq, until, untilRunning } from './processes';
 export {
   PROCESS_NAMES,
   type ProcessName,

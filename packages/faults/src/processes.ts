@@ -78,3 +78,45 @@ export async function untilRunning(p: MdqProcess, banner: string, timeoutMs = 30
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface GrowingDevnet {
+  process: MdqProcess;
+  /** Resolves to the devnet's REST URL once it listens. */
+  url: Promise<string>;
+}
+
+/**
+ * `mdq devnet` of seed 1 (the chain every bench and soak indexes): `transactions` initial user
+ * transactions, then a block of `liveBlockSize` every `blockIntervalMs`. `extra` are more flags.
+ */
+export function spawnGrowingDevnet(
+  options: { transactions: number; blockIntervalMs: number; liveBlockSize: number; startTimeoutMs?: number },
+  extra: string[] = [],
+): GrowingDevnet {
+  const devnet = spawnMdq(
+    'devnet',
+    [
+      'devnet',
+      '--seed',
+      '1',
+      '--transactions-count',
+      String(options.transactions),
+      '--block-interval-ms',
+      String(options.blockIntervalMs),
+      '--live-block-size',
+      String(options.liveBlockSize),
+      '--port',
+      '0',
+      ...extra,
+    ],
+    {},
+  );
+  const url = until(
+    'the devnet to listen',
+    async () => devnet.lines.map((l) => /devnet listening on (\S+)/.exec(l)?.[1]).find(Boolean),
+    options.startTimeoutMs ?? 600_000,
+  );
+  // A caller that stops the devnet before it listens must not leave a rejection unhandled.
+  url.catch(() => undefined);
+  return { process: devnet, url };
+}

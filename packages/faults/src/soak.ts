@@ -3,7 +3,7 @@ import { createDb, ensureApiKey } from '@mdq/db';
 import { freePort } from '@mdq/embedded-postgres';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { type MdqProcess, sleep, spawnMdq, until, untilRunning } from './processes';
+import { type MdqProcess, sleep, spawnGrowingDevnet, spawnMdq, until, untilRunning } from './processes';
 import { type IntervalAnswers, startReadLoad } from './soak-load';
 import {
   databaseReading,
@@ -104,34 +104,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   redis.on('error', () => {});
   try {
     await sampler.connect();
-    const devnet = spawnMdq(
-      'devnet',
-      [
-        'devnet',
-        '--seed',
-        '1',
-        '--transactions-count',
-        String(options.initialTransactions),
-        // The chain's last initial block is now and the live blocks follow the wall clock, so the
-        // indexer's lag in seconds is a real delay.
-        '--end-time',
-        'now',
-        '--block-interval-ms',
-        String(options.blockIntervalMs),
-        '--live-block-size',
-        String(options.liveBlockSize),
-        '--port',
-        '0',
-        ...(options.factsFile ? ['--facts', options.factsFile] : []),
-      ],
-      {},
+    const grown = spawnGrowingDevnet(
+      {
+        transactions: options.initialTransactions,
+        blockIntervalMs: options.blockIntervalMs,
+        liveBlockSize: options.liveBlockSize,
+        startTimeoutMs: startTimeout,
+      },
+      // The chain's last initial block is now and the live blocks follow the wall clock, so the
+      // indexer's lag in seconds is a real delay.
+      ['--end-time', 'now', ...(options.factsFile ? ['--facts', options.factsFile] : [])],
     );
+    const devnet = grown.process;
     processes.push(devnet);
-    const devnetUrl = await until(
-      'the devnet to listen',
-      async () => devnet.lines.map((l) => /devnet listening on (\S+)/.exec(l)?.[1]).find(Boolean),
-      startTimeout,
-    );
+    const devnetUrl = await grown.url;
     const [indexerMetrics, workerMetrics] = [await freePort(), await freePort()];
     const env = {
       DATABASE_URL: options.databaseUrl,
