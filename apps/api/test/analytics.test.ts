@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index';
-import { CollectionHistory, CollectionStats, Fresh, TopTraders, TraitFloors } from '../src/schemas/analytics';
+import { CollectionHistory, CollectionStats, Fresh, TopTraders, TraitFloors } from '../src/routes/collection';
 
 /*
  * The analytics endpoints over a devnet chain ingested by the real indexer, checked against the

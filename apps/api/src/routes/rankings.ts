@@ -1,10 +1,48 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
-import { ERRORS, ListOf } from '../schemas/common';
-import { CollectionRankingQuery, RankedCollection, RankedLootbox, RankingQuery } from '../schemas/rankings';
+import { ERRORS, IsoTime, ListOf, Lootbox, Nullable, pageQuery, ThumbnailUrl } from '../schemas/common';
 import type { RouteDeps } from './deps';
+
+/**
+ * The spec allows 1, 10 or 100. An integer enum (not Type.Enum, which emits no `type`) so that Ajv
+ * coerces the query string before checking membership.
+ */
+const RankingQuery = Type.Object({
+  page: pageQuery(10).page,
+  cursor: pageQuery(10).cursor,
+  limit: Type.Unsafe<1 | 10 | 100>({
+    type: 'integer',
+    enum: [1, 10, 100],
+    default: 10,
+    description: '1, 10 or 100',
+  }),
+});
+
+const CollectionRankingQuery = Type.Object({
+  ...RankingQuery.properties,
+  includeFlagged: Type.Boolean({
+    default: false,
+    description: 'rank with wash-flagged sales counted (by default they are left out)',
+  }),
+});
+
+const RankedCollection = Type.Object({
+  rank: Type.Integer(),
+  collectionId: Nullable(Type.String()),
+  collection: Nullable(Type.String()),
+  creator: Nullable(Type.String()),
+  collectionUrl: Nullable(Type.String()),
+  thumbnailUrl: ThumbnailUrl,
+  lootboxId: Nullable(Type.Integer()),
+  score: Type.Number(),
+  metrics: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
+  computedAt: IsoTime,
+});
+
+const RankedLootbox = Type.Object({ rank: Type.Integer(), ...Lootbox.properties });
 
 const tags = ['rankings'];
 

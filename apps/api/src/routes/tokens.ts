@@ -12,23 +12,171 @@ import {
   tokenTraits,
 } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
 import { inKnownCollections, lootboxById, lootboxByName } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
-import { ActivityEntry, ERRORS, ListOf, One, TokenSummary } from '../schemas/common';
 import {
-  BalancesQuery,
-  CollectionFacts,
-  CollectionPairPageQuery,
-  CollectionPairQuery,
-  LootboxCreatorPageQuery,
-  LootboxIdQuery,
-  TokenActivityQuery,
-  TokenBalance,
-  TokenTraits,
-  TokenTraitsQuery,
-} from '../schemas/tokens';
+  ActivityEntry,
+  Address,
+  ERRORS,
+  IsoTime,
+  ListOf,
+  Lootbox,
+  Name,
+  Nullable,
+  One,
+  pageQuery,
+  ThumbnailUrl,
+  TokenSummary,
+  U64Out,
+} from '../schemas/common';
 import type { RouteDeps } from './deps';
+
+const PropertyVersion = Type.String({
+  pattern: '^[0-9]{1,20}$',
+  default: '0',
+  description: 'v1 property version',
+});
+const LootboxId = Type.Integer({
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'numeric lootbox id',
+});
+
+const BalancesQuery = Type.Object({
+  address: Address('wallet address (required: an unscoped balance dump would be unbounded)'),
+  greaterThanZeroBalance: Type.Boolean({ default: false, description: 'only balances above zero' }),
+  collection: Type.Optional(Name('collection name')),
+  creator: Type.Optional(Address('creator address')),
+  serviceInfo: Type.Boolean({
+    default: false,
+    description: 'add active listing, lootbox id, rarity tier and rank',
+  }),
+  ...pageQuery(100),
+});
+
+const TokenBalance = Type.Object({
+  tokenId: Type.String(),
+  tokenName: Nullable(Type.String()),
+  tokenStandard: Type.String(),
+  propertyVersion: U64Out,
+  creator: Nullable(Type.String()),
+  collection: Nullable(Type.String()),
+  collectionId: Nullable(Type.String()),
+  tokenUri: Nullable(Type.String()),
+  thumbnailUrl: ThumbnailUrl,
+  owner: Type.String(),
+  amount: U64Out,
+  isSoulbound: Type.Boolean(),
+  listed: Type.Boolean({
+    description: 'held for the wallet by its active listing (escrow or listing object)',
+  }),
+  version: Type.Integer(),
+  serviceInfo: Type.Optional(
+    Type.Object({
+      lootboxId: Nullable(Type.Integer()),
+      rarityTier: Nullable(Type.String()),
+      rarityRank: Nullable(Type.Integer()),
+      listing: Nullable(
+        Type.Object({
+          listingId: Type.String(),
+          marketplace: Type.String(),
+          price: U64Out,
+          coinType: Nullable(Type.String()),
+          quantity: U64Out,
+          listedAt: Nullable(IsoTime),
+        }),
+      ),
+    }),
+  ),
+});
+
+const LootboxIdQuery = Type.Object({ lootboxId: LootboxId, ...pageQuery(100) });
+
+const CollectionPairQuery = Type.Object({
+  creator: Address('creator address of the collection'),
+  collection: Name('collection name'),
+});
+
+const CollectionPairPageQuery = Type.Object({
+  creator: Address('creator address of the collection'),
+  collection: Name('collection name'),
+  ...pageQuery(50),
+});
+
+const LootboxCreatorPageQuery = Type.Object({
+  creator: Address('creator address of the lootbox'),
+  collection: Name('collection name of the lootbox'),
+  ...pageQuery(100),
+});
+
+const CollectionFacts = Type.Object({
+  collectionId: Type.String(),
+  tokenStandard: Type.String(),
+  creator: Type.String(),
+  collection: Type.String(),
+  collectionUrl: Nullable(Type.String()),
+  thumbnailUrl: ThumbnailUrl,
+  lootboxId: Nullable(Type.Integer()),
+  description: Nullable(Type.String()),
+  currentSupply: Type.String({ description: 'live (unburned) tokens, decimal string' }),
+  maxSupply: Nullable(U64Out),
+  totalMinted: Type.String({ description: 'tokens ever minted, burned included, decimal string' }),
+  owners: Type.Integer({ description: 'distinct holders; a listed token counts for its seller' }),
+  listedCount: Type.Integer(),
+  floorPrice: Nullable(U64Out),
+  volume: U64Out,
+  sales: Type.Integer(),
+  createdAt: Nullable(IsoTime),
+  version: Type.Integer(),
+  lootbox: Nullable(Lootbox),
+});
+
+const TokenActivityQuery = Type.Object({
+  tokenName: Name('token name'),
+  creator: Address('creator address'),
+  collection: Name('collection name'),
+  propertyVersion: PropertyVersion,
+  ...pageQuery(20),
+});
+
+const TokenTraitsQuery = Type.Object({
+  collection: Name('collection name'),
+  creator: Address('creator address'),
+  tokenName: Name('token name'),
+  collectionUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'URL of the collection' })),
+  propertyVersion: PropertyVersion,
+  tokenStandard: Type.Union([Type.Literal('v1'), Type.Literal('v2')], {
+    default: 'v1',
+    description: 'token standard',
+  }),
+});
+
+const TokenTraits = Type.Object({
+  tokenId: Type.String(),
+  tokenName: Type.String(),
+  tokenStandard: Type.String(),
+  propertyVersion: U64Out,
+  creator: Nullable(Type.String()),
+  collection: Nullable(Type.String()),
+  collectionId: Type.String(),
+  collectionSize: Type.Integer({ description: 'live tokens in the collection' }),
+  rarityRank: Nullable(Type.Integer()),
+  rarityScore: Nullable(Type.Number()),
+  traits: Type.Array(
+    Type.Object({
+      traitType: Type.String(),
+      value: Type.String(),
+      source: Type.Union([Type.Literal('chain'), Type.Literal('document')], {
+        description:
+          'the on-chain property map, or the off-chain document (the chain wins where both name a trait)',
+      }),
+      count: Type.Integer({ description: 'tokens of the collection with this value' }),
+      share: Type.Number({ description: 'count / collectionSize, 0..1' }),
+    }),
+  ),
+});
 
 const tags = ['tokens'];
 

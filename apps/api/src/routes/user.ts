@@ -1,9 +1,31 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { inventoryHistory, inventoryHistoryChangesAt } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
-import { ERRORS, One } from '../schemas/common';
-import { InventoryHistory, InventoryQuery } from '../schemas/user';
+import { Type } from 'typebox';
+import { Address, ERRORS, IsoTime, One, U64Out } from '../schemas/common';
 import type { RouteDeps } from './deps';
+
+const InventoryQuery = Type.Object({
+  address: Address('wallet address'),
+  range: Type.Union([Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')], {
+    default: '24h',
+    description: 'buckets: hourly (24h), 6-hourly (7d), daily (30d), weekly (all)',
+  }),
+});
+
+const InventoryHistory = Type.Object({
+  address: Type.String(),
+  range: Type.String(),
+  bucket: Type.String({ description: 'bucket width, e.g. "1 hour"' }),
+  points: Type.Array(
+    Type.Object({
+      timestamp: IsoTime,
+      tokenCount: Type.Integer(),
+      floorValue: U64Out,
+      live: Type.Boolean({ description: 'computed now from ownerships and live floors (no snapshot yet)' }),
+    }),
+  ),
+});
 
 export async function userRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();

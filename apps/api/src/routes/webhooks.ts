@@ -12,15 +12,42 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { feedFilterOf, feedStartOf } from '../feed/feed-request';
 import { ApiError } from '../plugins/errors';
-import { ERRORS, ListOf, One, pageQuery } from '../schemas/common';
-import {
-  WebhookCreateBody,
-  WebhookCreated,
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookParams,
-} from '../schemas/webhooks';
+import { ERRORS, ListOf, Nullable, One, pageQuery } from '../schemas/common';
+import { EventStreamQuery } from '../schemas/events';
 import type { RouteDeps } from './deps';
+
+const { apiKey: _apiKey, ...filters } = EventStreamQuery.properties;
+
+const WebhookCreateBody = Type.Object({
+  url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'http(s) target' }),
+  ...filters,
+});
+
+const WebhookEndpoint = Type.Object({
+  endpointId: Type.String(),
+  url: Type.String(),
+  filter: Type.Object({}, { additionalProperties: true }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
+  failures: Type.Integer(),
+  deliveredThrough: Type.String({ description: 'id of the last event delivered (or the start point)' }),
+  createdAt: Type.String(),
+  pausedAt: Nullable(Type.String()),
+});
+
+const WebhookCreated = Type.Object({
+  ...WebhookEndpoint.properties,
+  secret: Type.String({ description: 'HMAC-SHA256 signing secret; shown only here' }),
+});
+
+const WebhookParams = Type.Object({ endpointId: Type.String({ maxLength: 64 }) });
+
+const WebhookDelivery = Type.Object({
+  eventId: Type.String(),
+  attemptedAt: Type.String(),
+  statusCode: Nullable(Type.Integer()),
+  ok: Type.Boolean(),
+  error: Nullable(Type.String()),
+});
 
 const tags = ['webhooks'];
 const notFound = (id: string) =>

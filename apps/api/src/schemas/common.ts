@@ -199,3 +199,13 @@ export const Lootbox = Type.Object({
   createdAt: IsoTime,
   version: Type.Integer(),
 });
+
+/** One tier of a lootbox: its detail (`/lootbox`) and its tier table (`/rarities-by-lootbox`) list them. */
+export const LootboxTier = Type.Object({
+  name: Type.String(),
+  position: Type.Integer(),
+  weight: U64Out,
+  probability: Type.Number({ description: 'weight / sum of weights' }),
+  maxSupply: U64Out,
+  minted: U64Out,
+});

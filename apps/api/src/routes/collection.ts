@@ -12,27 +12,162 @@ import {
   windowStart,
 } from '@mdq/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type TSchema, Type } from 'typebox';
 import { collectionIdsOfPairOrLootbox } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
-import {
-  CollectionHistory,
-  CollectionStats,
-  Fresh,
-  HistoryQuery,
-  StatsQuery,
-  TopTraders,
-  TopTradersQuery,
-  TraitFloors,
-  TraitFloorsQuery,
-} from '../schemas/analytics';
+import { Address, ERRORS, IsoTime, LongAddress, Name, Nullable, U64Out } from '../schemas/common';
 import {
   HISTORY_EXAMPLE,
   STATS_EXAMPLE,
   TOP_TRADERS_EXAMPLE,
   TRAIT_FLOORS_EXAMPLE,
-} from '../schemas/analytics-examples';
-import { ERRORS } from '../schemas/common';
+} from './collection-examples';
 import type { RouteDeps } from './deps';
+
+/** Which collection: collectionId, or creator + collection, or lootboxId. */
+const CollectionSelector = {
+  collectionId: Type.Optional(Address('collection id (v2 collection address or v1 collection id)')),
+  creator: Type.Optional(Address('creator address of the collection (with collection)')),
+  collection: Type.Optional(Name('collection name (with creator)')),
+  lootboxId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'the lootbox of the collection',
+    }),
+  ),
+};
+
+const IncludeFlagged = Type.Boolean({
+  default: false,
+  description: 'count wash-flagged sales too (raw figures); by default they are left out',
+});
+
+/** Literal unions (not Type.Enum) so that Ajv coerces and checks the query string. */
+const WindowParam = (fallback: string) =>
+  Type.Union(
+    [Type.Literal('1h'), Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')],
+    {
+      default: fallback,
+      description: 'trailing window ending now: 1h, 24h, 7d, 30d or all',
+    },
+  );
+
+const StatsQuery = Type.Object({
+  ...CollectionSelector,
+  window: WindowParam('24h'),
+  includeFlagged: IncludeFlagged,
+});
+
+const HistoryQuery = Type.Object({
+  ...CollectionSelector,
+  interval: Type.Union([Type.Literal('1h'), Type.Literal('1d')], {
+    default: '1d',
+    description: 'bucket size',
+  }),
+  from: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'first bucket holds this time (default: 30 buckets back)',
+    }),
+  ),
+  to: Type.Optional(
+    Type.String({ format: 'date-time', description: 'last bucket holds this time (default: now)' }),
+  ),
+  includeFlagged: IncludeFlagged,
+});
+
+const TraitFloorsQuery = Type.Object({ ...CollectionSelector, includeFlagged: IncludeFlagged });
+
+const TopTradersQuery = Type.Object({
+  ...CollectionSelector,
+  window: WindowParam('7d'),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    description: 'traders per side, at most 100',
+  }),
+  includeFlagged: IncludeFlagged,
+});
+
+const Freshness = Type.Object({
+  indexedVersion: Nullable(Type.Integer({ description: 'highest chain version the answer reflects' })),
+  indexedAt: Nullable(IsoTime),
+});
+
+/** Analytics answers carry how fresh they are next to the data; `example` goes into the OpenAPI document. */
+export const Fresh = <T extends TSchema>(item: T, example: unknown) =>
+  Type.Object({ data: item, freshness: Freshness }, { examples: [example] });
+
+const Ratio = Nullable(Type.Number());
+
+export const CollectionStats = Type.Object({
+  collectionId: LongAddress,
+  collection: Type.String(),
+  creator: LongAddress,
+  window: Type.String(),
+  windowStart: Nullable(IsoTime),
+  windowEnd: IsoTime,
+  includeFlagged: Type.Boolean(),
+  volume: U64Out,
+  sales: Type.Integer(),
+  averageSale: Nullable(U64Out),
+  medianSale: Nullable(U64Out),
+  uniqueBuyers: Type.Integer(),
+  uniqueSellers: Type.Integer(),
+  flaggedSales: Type.Integer(),
+  flaggedVolume: U64Out,
+  floor: Nullable(U64Out),
+  floorAtWindowStart: Nullable(U64Out),
+  floorChange: Ratio,
+  bestCollectionOffer: Nullable(U64Out),
+  listedCount: Type.Integer(),
+  listedShare: Ratio,
+  holders: Type.Integer(),
+  top10HoldersShare: Ratio,
+  supply: U64Out,
+  minted: U64Out,
+  burned: U64Out,
+});
+
+const HistoryBucket = Type.Object({
+  start: IsoTime,
+  open: Nullable(U64Out),
+  high: Nullable(U64Out),
+  low: Nullable(U64Out),
+  close: Nullable(U64Out),
+  volume: U64Out,
+  sales: Type.Integer(),
+  floor: Nullable(U64Out),
+});
+
+export const CollectionHistory = Type.Object({
+  collectionId: LongAddress,
+  interval: Type.String(),
+  buckets: Type.Array(HistoryBucket),
+});
+
+const TraitFloor = Type.Object({
+  traitType: Type.String(),
+  value: Type.String(),
+  count: Type.Integer(),
+  share: Ratio,
+  floor: Nullable(U64Out),
+  lastSalePrice: Nullable(U64Out),
+  lastSaleAt: Nullable(IsoTime),
+});
+
+export const TraitFloors = Type.Object({ collectionId: LongAddress, traits: Type.Array(TraitFloor) });
+
+const Trader = Type.Object({ address: LongAddress, volume: U64Out, trades: Type.Integer() });
+
+export const TopTraders = Type.Object({
+  collectionId: LongAddress,
+  window: Type.String(),
+  buyers: Type.Array(Trader),
+  sellers: Type.Array(Trader),
+});
 
 const tags = ['analytics'];
 /** A history answer holds at most this many buckets (a 1h chart of ~83 days, a 1d chart of ~5 years). */
@@ -70,8 +205,11 @@ function notFound(collectionId: string): ApiError {
   return new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection ${collectionId}`);
 }
 
-/** Collection analytics: windowed stats, chart history, trait floors, top traders (issue #17). */
-export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
+/** `/collection-*`: a collection's windowed stats, chart history, trait floors, top traders (the analytics tag). */
+export async function collectionRoutes(
+  scope: FastifyInstance,
+  { readDb: db, now }: RouteDeps,
+): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
