@@ -29,6 +29,7 @@ import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { areaRoutes } from './routes/index';
 import { type MediaService, mediaRoutes } from './routes/media';
+import { readyRoutes } from './routes/ready';
 
 export interface AppOptions {
   /** Primary: API keys and the utility writes. */
@@ -103,12 +104,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerRateLimit(app, { perMinute: 1200, publishablePerMinute: 300, ...options.rateLimit });
   await registerDocs(app, options.network);
   if (options.queueDashboard) await registerQueueDashboard(app, options.queueDashboard);
-  healthRoutes(app, {
-    db: readDb,
-    network: options.network,
-    maxLagSeconds: options.readyMaxLagSeconds ?? 120,
-    now: () => new Date(),
-  });
+  healthRoutes(app, { network: options.network });
+  readyRoutes(app, { db: readDb, maxLagSeconds: options.readyMaxLagSeconds ?? 120, now: () => new Date() });
 
   // One key cache for both path prefixes: a revocation must reach every form of every route.
   const keys = createKeyCache(options.db, options.apiKeys);

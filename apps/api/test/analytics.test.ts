@@ -1,4 +1,4 @@
-import { CollectionHistory, CollectionStats, Fresh, TopTraders, TraitFloors } from '@mdq/contracts';
+import { CollectionStats } from '@mdq/contracts';
 import { createApiKey } from '@mdq/db';
 import { writeCollectionSnapshots } from '@mdq/db/worker';
 import type { CollectionFacts, DevnetFacts, SaleFact } from '@mdq/devnet';
@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/index';
+import { CollectionHistory, Fresh, TopTraders, TraitFloors } from '../src/routes/collection';
 
 /*
  * The analytics endpoints over a devnet chain ingested by the real indexer, checked against the

@@ -13,6 +13,8 @@ import { buildApp } from '../src/index';
  * connections come back.
  */
 const RETRY_AFTER = 7;
+/** Queries waiting for a read connection at which requests are refused. */
+const LIMIT = 3;
 const noShedding = { ...OVERLOAD_DEFAULTS, maxEventLoopDelayMs: 0, maxHeapMb: 0, maxDbWaiting: 0 };
 
 /** Polls `check` for up to 30 s of wall clock (a count of polls stretches without bound on a loaded machine). */
@@ -69,20 +71,29 @@ describe('API load shedding', () => {
       readDb,
       network: 'local',
       cacheEntries: 0,
-      overload: { ...noShedding, maxDbWaiting: 3, retryAfterSeconds: RETRY_AFTER },
+      overload: { ...noShedding, maxDbWaiting: LIMIT, retryAfterSeconds: RETRY_AFTER },
     });
     expect((await ranking()).statusCode).toBe(200);
 
     // Both read connections taken: what needs one now waits in the pool's queue.
     const pool = poolOf(readDb);
     const held = [await pool.connect(), await pool.connect()];
-    // Three requests admitted one after the other (each /ready reading is one query in the queue).
+    // Requests admitted one after the other until the queue is at the limit (each /ready reading is
+    // one query in the queue). Counted as the queue grows, not to an exact number: on a loaded
+    // machine another reading of the app's can be waiting too, and then fewer are admitted.
     const admitted: Promise<{ statusCode: number }>[] = [];
     try {
-      for (let i = 1; i <= 3; i++) {
-        admitted.push(app.inject({ url: '/ready' }));
-        await until(`${i} queries waiting`, () => pool.waitingCount === i);
+      while (pool.waitingCount < LIMIT) {
+        const before = pool.waitingCount;
+        const request = app.inject({ url: '/ready' });
+        let answered = false;
+        void request.then(() => {
+          answered = true;
+        });
+        await until(`a query waiting beyond ${before}`, () => pool.waitingCount > before || answered);
+        if (!answered) admitted.push(request);
       }
+      expect(admitted.length).toBeGreaterThan(0);
       // The queue is at the limit: everything else is refused at once (these resolve while the
       // connections are still held, so none of them waited for one).
       const refused = await Promise.all([ranking(), ranking(), app.inject({ url: '/ready' })]);
@@ -90,15 +101,18 @@ describe('API load shedding', () => {
       expect(refused[0]!.json()).toMatchObject({
         message: `the database is busy; retry after ${RETRY_AFTER} s`,
       });
-      expect(pool.waitingCount).toBe(3);
-      // Liveness and metrics are never shed.
+      expect(pool.waitingCount).toBeGreaterThanOrEqual(LIMIT);
+      // Liveness and metrics are never shed, and never wait in the full queue: with the last
+      // reading older than the read-state source keeps one (250 ms), the lag gauges of /metrics
+      // answer from it (a scrape once waited here until the connections came back).
+      await new Promise((resolve) => setTimeout(resolve, 300));
       expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
       expect((await app.inject({ url: '/metrics' })).statusCode).toBe(200);
     } finally {
       for (const client of held) client.release();
     }
     // The admitted requests complete, and new ones are served again.
-    expect((await Promise.all(admitted)).map((res) => res.statusCode)).toEqual([200, 200, 200]);
+    for (const res of await Promise.all(admitted)) expect(res.statusCode).toBe(200);
     expect((await ranking()).statusCode).toBe(200);
   });
 

@@ -1,11 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { Address, IsoTime, Lootbox, Name, Nullable, pageQuery, U64Out } from './common';
+import { IsoTime, Lootbox, Nullable, U64Out } from './common';
 
-export const LootboxQuery = Type.Object({
-  creator: Address('creator address of the lootbox'),
-  collection: Name('collection name of the lootbox'),
-});
-
+/** A revenue window (the lootbox-revenue query's and answer's). */
 export const Timeframe = Type.Union(
   [Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')],
   {
@@ -13,22 +9,6 @@ export const Timeframe = Type.Union(
   },
 );
 export type Timeframe = Static<typeof Timeframe>;
-
-export const RevenueQuery = Type.Object({
-  creator: Address('creator address of the lootbox'),
-  collection: Name('collection name of the lootbox'),
-  timeframe: Timeframe,
-});
-
-export const LootboxIdQuery = Type.Object({
-  lootboxId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'lootbox id' }),
-});
-
-export const RaritiesByCollectionQuery = Type.Object({
-  creator: Address('creator address of the collection'),
-  collection: Name('collection name'),
-  ...pageQuery(100),
-});
 
 export const LootboxTier = Type.Object({
   name: Type.String(),
@@ -58,14 +38,6 @@ export const Revenue = Type.Object({
   ),
 });
 export type Revenue = Static<typeof Revenue>;
-
-export const LootboxRarities = Type.Object({
-  lootboxId: Type.Integer(),
-  collectionId: Type.String(),
-  maxSupply: U64Out,
-  minted: U64Out,
-  tiers: Type.Array(LootboxTier),
-});
 
 export const TokenRarity = Type.Object({
   tokenId: Type.String(),

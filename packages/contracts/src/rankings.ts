@@ -1,28 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IsoTime, Lootbox, Nullable, pageQuery, ThumbnailUrl } from './common';
-
-/**
- * The spec allows 1, 10 or 100. An integer enum (not Type.Enum, which emits no `type`) so that Ajv
- * coerces the query string before checking membership.
- */
-export const RankingQuery = Type.Object({
-  page: pageQuery(10).page,
-  cursor: pageQuery(10).cursor,
-  limit: Type.Unsafe<1 | 10 | 100>({
-    type: 'integer',
-    enum: [1, 10, 100],
-    default: 10,
-    description: '1, 10 or 100',
-  }),
-});
-
-export const CollectionRankingQuery = Type.Object({
-  ...RankingQuery.properties,
-  includeFlagged: Type.Boolean({
-    default: false,
-    description: 'rank with wash-flagged sales counted (by default they are left out)',
-  }),
-});
+import { IsoTime, Lootbox, Nullable, ThumbnailUrl } from './common';
 
 export const RankedCollection = Type.Object({
   rank: Type.Integer(),

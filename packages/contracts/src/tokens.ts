@@ -1,28 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Address, IsoTime, Lootbox, Name, Nullable, pageQuery, ThumbnailUrl, U64Out } from './common';
-
-const PropertyVersion = Type.String({
-  pattern: '^[0-9]{1,20}$',
-  default: '0',
-  description: 'v1 property version',
-});
-const LootboxId = Type.Integer({
-  minimum: 0,
-  maximum: Number.MAX_SAFE_INTEGER,
-  description: 'numeric lootbox id',
-});
-
-export const BalancesQuery = Type.Object({
-  address: Address('wallet address (required: an unscoped balance dump would be unbounded)'),
-  greaterThanZeroBalance: Type.Boolean({ default: false, description: 'only balances above zero' }),
-  collection: Type.Optional(Name('collection name')),
-  creator: Type.Optional(Address('creator address')),
-  serviceInfo: Type.Boolean({
-    default: false,
-    description: 'add active listing, lootbox id, rarity tier and rank',
-  }),
-  ...pageQuery(100),
-});
+import { IsoTime, Lootbox, Nullable, ThumbnailUrl, U64Out } from './common';
 
 export const TokenBalance = Type.Object({
   tokenId: Type.String(),
@@ -61,25 +38,6 @@ export const TokenBalance = Type.Object({
 });
 export type TokenBalance = Static<typeof TokenBalance>;
 
-export const LootboxTokensQuery = Type.Object({ lootboxId: LootboxId, ...pageQuery(100) });
-
-export const CollectionPairQuery = Type.Object({
-  creator: Address('creator address of the collection'),
-  collection: Name('collection name'),
-});
-
-export const CollectionPairPageQuery = Type.Object({
-  creator: Address('creator address of the collection'),
-  collection: Name('collection name'),
-  ...pageQuery(50),
-});
-
-export const LootboxCreatorPageQuery = Type.Object({
-  creator: Address('creator address of the lootbox'),
-  collection: Name('collection name of the lootbox'),
-  ...pageQuery(100),
-});
-
 export const CollectionFacts = Type.Object({
   collectionId: Type.String(),
   tokenStandard: Type.String(),
@@ -102,26 +60,6 @@ export const CollectionFacts = Type.Object({
   lootbox: Nullable(Lootbox),
 });
 export type CollectionFacts = Static<typeof CollectionFacts>;
-
-export const TokenActivityQuery = Type.Object({
-  tokenName: Name('token name'),
-  creator: Address('creator address'),
-  collection: Name('collection name'),
-  propertyVersion: PropertyVersion,
-  ...pageQuery(20),
-});
-
-export const TokenTraitsQuery = Type.Object({
-  collection: Name('collection name'),
-  creator: Address('creator address'),
-  tokenName: Name('token name'),
-  collectionUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'URL of the collection' })),
-  propertyVersion: PropertyVersion,
-  tokenStandard: Type.Union([Type.Literal('v1'), Type.Literal('v2')], {
-    default: 'v1',
-    description: 'token standard',
-  }),
-});
 
 export const TokenTraits = Type.Object({
   tokenId: Type.String(),

@@ -1,16 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { Address, IsoTime, U64Out } from './common';
+import { IsoTime, U64Out } from './common';
 
 const InventoryRange = (options: { default?: string; description?: string } = {}) =>
   Type.Union([Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')], options);
-
-export const InventoryQuery = Type.Object({
-  address: Address('wallet address'),
-  range: InventoryRange({
-    default: '24h',
-    description: 'buckets: hourly (24h), 6-hourly (7d), daily (30d), weekly (all)',
-  }),
-});
 
 export const InventoryHistory = Type.Object({
   address: Type.String(),

@@ -1,13 +1,5 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
-import { EventStreamQuery } from './events';
-
-const { apiKey: _apiKey, ...filters } = EventStreamQuery.properties;
-
-export const WebhookCreateBody = Type.Object({
-  url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'http(s) target' }),
-  ...filters,
-});
 
 export const WebhookEndpoint = Type.Object({
   endpointId: Type.String(),
@@ -20,13 +12,6 @@ export const WebhookEndpoint = Type.Object({
   pausedAt: Nullable(Type.String()),
 });
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
-
-export const WebhookCreated = Type.Object({
-  ...WebhookEndpoint.properties,
-  secret: Type.String({ description: 'HMAC-SHA256 signing secret; shown only here' }),
-});
-
-export const WebhookParams = Type.Object({ endpointId: Type.String({ maxLength: 64 }) });
 
 export const WebhookDelivery = Type.Object({
   eventId: Type.String(),

@@ -69,9 +69,27 @@ export class ReadStateSource {
     return this.fresh();
   }
 
-  /** The freshness figures alone (metrics). */
-  async current(): Promise<Freshness> {
-    return (await this.recent()).freshness;
+  /**
+   * The freshness figures alone, for the lag metrics: a recent reading, or the last one when a new
+   * one does not answer within `waitMs`. `/metrics` is the operator's view of an overload, and in
+   * one the pool's queue is full: a scrape must not wait in it (one did, until every connection
+   * came back).
+   */
+  async current(waitMs = 100): Promise<Freshness> {
+    const reading = this.recent();
+    const last = this.last;
+    if (!last) return (await reading).freshness;
+    let timer: NodeJS.Timeout | undefined;
+    const fallback = new Promise<ReadState>((resolve) => {
+      timer = setTimeout(() => resolve(last), waitMs);
+    });
+    try {
+      return (await Promise.race([reading, fallback])).freshness;
+    } finally {
+      clearTimeout(timer);
+      // The reading goes on; a failure of it is the next request's to report, not this scrape's.
+      reading.catch(() => undefined);
+    }
   }
 }
 

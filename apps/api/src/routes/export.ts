@@ -1,13 +1,54 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ERRORS, ExportParams, ExportQuery } from '@mdq/contracts';
-import { addExportRows, type ExportFormat, exportRowsUsed, openExport } from '@mdq/db/export';
+import { Address, ERRORS, Name } from '@mdq/contracts';
+import {
+  addExportRows,
+  EXPORT_DATASET_NAMES,
+  type ExportFormat,
+  exportRowsUsed,
+  openExport,
+} from '@mdq/db/export';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { collectionIdsOf, knownCollectionId } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';
+
+const version = (description: string) =>
+  Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description }));
+
+const ExportParams = Type.Object({
+  dataset: Type.Union(
+    EXPORT_DATASET_NAMES.map((name) => Type.Literal(name)),
+    { description: 'what to export' },
+  ),
+});
+
+const ExportQuery = Type.Object({
+  format: Type.Union([Type.Literal('ndjson'), Type.Literal('csv')], {
+    default: 'ndjson',
+    description: 'ndjson (one JSON object per line) or csv (header row of camelCase field names)',
+  }),
+  collectionId: Type.Optional(Address('collection id (or creator + collection)')),
+  creator: Type.Optional(Address('creator address of the collection (with collection)')),
+  collection: Type.Optional(Name('collection name (with creator)')),
+  wallet: Type.Optional(
+    Address('rows of this wallet (seller / buyer / sender / receiver / owner / creator)'),
+  ),
+  fromVersion: version('first chain version, inclusive'),
+  toVersion: version('last chain version, inclusive'),
+  after: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description: "resume: the trailer's `next`, or the cursor of the last row received",
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'at most this many rows' }),
+  ),
+});
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
   ndjson: 'application/x-ndjson; charset=utf-8',

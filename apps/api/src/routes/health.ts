@@ -1,5 +1,4 @@
 import { buildInfo } from '@mdq/config';
-import { type Db, lagOf, readFreshness } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 
@@ -9,29 +8,9 @@ const Health = Type.Object({
   version: Type.String({ description: "mdq's version (the root package.json's)" }),
   commit: Type.String({ description: "the git commit built, or 'unknown'" }),
 });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const Ready = Type.Object({
-  status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable'), Type.Literal('lagging')]),
-  database: Type.Boolean(),
-  indexedVersion: Nullable(Type.Integer()),
-  indexedAt: Nullable(Type.String({ format: 'date-time' })),
-  tipVersion: Nullable(Type.Integer()),
-  lagVersions: Nullable(Type.Integer()),
-  lagSeconds: Nullable(Type.Integer()),
-  maxLagSeconds: Type.Integer(),
-});
 
-export interface HealthOptions {
-  /** The database the answers are read from (the replica when there is one): its lag is the API's. */
-  db: Db;
-  network: string;
-  /** `/ready` turns 503 past this lag. */
-  maxLagSeconds: number;
-  now: () => Date;
-}
-
-/** Liveness and readiness: no API key, for load balancers and orchestrators. */
-export function healthRoutes(app: FastifyInstance, opts: HealthOptions): void {
+/** `/health`, liveness: no API key, for load balancers and orchestrators. */
+export function healthRoutes(app: FastifyInstance, opts: { network: string }): void {
   app.get(
     '/health',
     {
@@ -43,50 +22,5 @@ export function healthRoutes(app: FastifyInstance, opts: HealthOptions): void {
       },
     },
     async () => ({ status: 'ok' as const, network: opts.network, ...buildInfo() }),
-  );
-
-  app.get(
-    '/ready',
-    {
-      schema: {
-        tags: ['ops'],
-        summary: 'Readiness: database reachable and the indexed data within the lag threshold',
-        security: [],
-        description:
-          'Lag is measured against the chain tip the indexer last saw: versions behind it, and seconds ' +
-          '(zero when caught up, else the age of the newest indexed block; at least the age of the tip ' +
-          'reading, so a stopped indexer shows a growing lag). Null while no indexer has reported a tip. ' +
-          'tipVersion is never below indexedVersion: a tip reading older than the index is raised to it.',
-        response: { 200: Ready, 503: Ready },
-      },
-    },
-    async (_request, reply) => {
-      try {
-        const fresh = await readFreshness(opts.db);
-        const lag = lagOf(fresh, opts.now());
-        const lagging = lag.seconds !== null && lag.seconds > opts.maxLagSeconds;
-        return reply.status(lagging ? 503 : 200).send({
-          status: lagging ? ('lagging' as const) : ('ready' as const),
-          database: true,
-          indexedVersion: fresh.indexedVersion,
-          indexedAt: fresh.indexedAt?.toISOString() ?? null,
-          tipVersion: fresh.tipVersion,
-          lagVersions: lag.versions,
-          lagSeconds: lag.seconds,
-          maxLagSeconds: opts.maxLagSeconds,
-        });
-      } catch {
-        return reply.status(503).send({
-          status: 'unavailable' as const,
-          database: false,
-          indexedVersion: null,
-          indexedAt: null,
-          tipVersion: null,
-          lagVersions: null,
-          lagSeconds: null,
-          maxLagSeconds: opts.maxLagSeconds,
-        });
-      }
-    },
   );
 }

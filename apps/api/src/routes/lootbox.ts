@@ -1,31 +1,25 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import {
-  ERRORS,
-  ListOf,
-  LootboxDetail,
-  LootboxIdQuery,
-  LootboxQuery,
-  LootboxRarities,
-  One,
-  RaritiesByCollectionQuery,
-  Revenue,
-  RevenueQuery,
-  TokenRarity,
-} from '@mdq/contracts';
-import {
-  findLootboxWithTiers,
-  lootboxRevenue,
-  lootboxStatusChangesAt,
-  raritiesOfCollections,
-} from '@mdq/db/read';
+import { Address, ERRORS, LootboxDetail, Name, One, Revenue, Timeframe } from '@mdq/contracts';
+import { findLootboxWithTiers, lootboxRevenue, lootboxStatusChangesAt } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
-import { pageOf } from '../lib/paging';
-import { foundLootbox, inKnownCollections } from '../lib/resolve';
+import { Type } from 'typebox';
+import { foundLootbox } from '../lib/resolve';
 import type { RouteDeps } from './deps';
+
+const LootboxQuery = Type.Object({
+  creator: Address('creator address of the lootbox'),
+  collection: Name('collection name of the lootbox'),
+});
+
+const RevenueQuery = Type.Object({
+  creator: Address('creator address of the lootbox'),
+  collection: Name('collection name of the lootbox'),
+  timeframe: Timeframe,
+});
 
 const tags = ['lootbox'];
 
-/** Lootbox area: details with status, revenue over a window, tier tables and token rarities. */
+/** `/lootbox` and `/lootbox-revenue`: a lootbox with its status and tiers, its revenue over a window. */
 export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -73,59 +67,6 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
       request.cacheUntil = Math.floor(at.getTime() / 1000) * 1000 + 1000;
       const revenue = await lootboxRevenue(db, { creator, collection }, timeframe, at);
       return { data: foundLootbox(revenue, { creator, collection }) };
-    },
-  );
-
-  app.get(
-    '/rarities-by-lootbox',
-    {
-      schema: {
-        tags,
-        summary: "A lootbox's tier table: weights, probabilities, supply and minted counts",
-        querystring: LootboxIdQuery,
-        response: { 200: One(LootboxRarities), ...ERRORS },
-      },
-      config: { readCache: { tables: ['lootbox_tiers', 'lootboxes'] }, cacheSeconds: 10 },
-    },
-    async (request) => {
-      const key = { lootboxId: request.query.lootboxId };
-      const lootbox = foundLootbox(await findLootboxWithTiers(db, key), key);
-      return {
-        data: {
-          lootboxId: lootbox.lootboxId,
-          collectionId: lootbox.collectionId,
-          maxSupply: lootbox.maxSupply,
-          minted: lootbox.minted,
-          tiers: lootbox.tiers,
-        },
-      };
-    },
-  );
-
-  app.get(
-    '/rarities-by-collection',
-    {
-      schema: {
-        tags,
-        summary: "OpenRarity rank and score of a collection's tokens, rarest first",
-        querystring: RaritiesByCollectionQuery,
-        response: { 200: ListOf(TokenRarity), ...ERRORS },
-      },
-      config: {
-        readCache: {
-          tables: ['collections', 'token_rarity', 'tokens'],
-          collection: { tables: ['collections', 'token_rarity', 'tokens'] },
-        },
-        cacheSeconds: 30,
-      },
-    },
-    async (request) => {
-      const collections = { creator: request.query.creator, name: request.query.collection };
-      return inKnownCollections(
-        db,
-        collections,
-        await raritiesOfCollections(db, collections, pageOf(request)),
-      );
     },
   );
 }

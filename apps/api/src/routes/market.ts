@@ -1,35 +1,30 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ActivityEntry,
+  Address,
   Bid,
   ERRORS,
+  IsoTime,
   ListingCard,
-  ListingCardDetail,
-  ListingCardQuery,
-  ListingCardsQuery,
   ListOf,
+  Name,
+  Nullable,
   One,
-  PairOrLootboxQuery,
-  SearchQuery,
+  pageQuery,
   SearchResult,
-  TokenIdPageQuery,
-  TotalListingCardsQuery,
-  UserPageQuery,
+  TokenSummary,
+  U64Out,
 } from '@mdq/contracts';
 import {
-  bidsOfBuyer,
   bidsOfCollections,
   findTokenById,
   listingCardParts,
   listingCards,
   listingsOfCollections,
-  listingsOfSeller,
   searchMarket,
   TOKEN_TIMELINE_TABLES,
   tokenTimeline,
   totalListingCards,
-  userMarketActivity,
-  userPurchases,
 } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -38,9 +33,86 @@ import { collectionsOfPairOrLootbox, inKnownCollections } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';
 
+const TokenIdPageQuery = Type.Object({
+  tokenId: Address('token id (token data id or token object address)'),
+  ...pageQuery(20),
+});
+
+const ListingCardQuery = Type.Object({
+  tokenId: Address('token id'),
+  tokenStandard: Type.Union([Type.Literal('v1'), Type.Literal('v2')], { description: 'token standard' }),
+});
+
+const PairOrLootboxQuery = Type.Object({
+  creator: Type.Optional(Address('creator address of the collection (with collection)')),
+  collection: Type.Optional(Name('collection name (with creator)')),
+  lootboxId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'alternative to creator + collection',
+    }),
+  ),
+  ...pageQuery(20),
+});
+
+const SearchQuery = Type.Object({
+  text: Type.String({ minLength: 1, maxLength: 100, description: 'search text (typo-tolerant)' }),
+  limit: Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'hits per kind' }),
+});
+
+const filters = {
+  search: Type.Optional(
+    Type.String({ maxLength: 100, description: 'token or collection name (contains / similar)' }),
+  ),
+  minPrice: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,20}$', description: 'minimum price, smallest unit (u64 string)' }),
+  ),
+  maxPrice: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,20}$', description: 'maximum price, smallest unit (u64 string)' }),
+  ),
+  coinType: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'payment coin type' })),
+  collectionName: Type.Optional(Name('collection name')),
+  creatorAddress: Type.Optional(Address('creator address')),
+  collectionUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'collection URI' })),
+};
+
+const ListingCardsQuery = Type.Object({
+  ...filters,
+  byPopular: Type.Boolean({
+    default: false,
+    description: "sort by the collection's 7-day trending rank, then newest",
+  }),
+  ...pageQuery(20),
+});
+
+const TotalListingCardsQuery = Type.Object(filters);
+
+const Sale = Type.Object({
+  price: U64Out,
+  coinType: Nullable(Type.String()),
+  seller: Nullable(Type.String()),
+  buyer: Nullable(Type.String()),
+  timestamp: IsoTime,
+  version: Type.Integer(),
+});
+
+const ListingCardDetail = Type.Object({
+  token: TokenSummary,
+  /** The cheapest active listing, else the most recent closed one. */
+  listing: Nullable(ListingCard),
+  status: Nullable(Type.String({ description: 'active, sold, cancelled; null when never listed' })),
+  owners: Type.Array(Type.Object({ owner: Type.String(), amount: U64Out })),
+  floorPrice: Nullable(U64Out),
+  bestBid: Nullable(Bid),
+  lastSale: Nullable(Sale),
+  priceHistory: Type.Array(Sale),
+  rarityRank: Nullable(Type.Integer()),
+});
+
 const tags = ['market'];
 
-/** Market area: listings, bids, search, listing cards and the four user-scoped lists. */
+/** `/market/*` but the wallet-scoped lists (`market/user.ts`): listings, bids, search, listing cards, a token's history. */
 export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -218,65 +290,5 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
     async (request) => ({
       data: { total: await totalListingCards(db, request.query, request.readState?.version) },
     }),
-  );
-
-  app.get(
-    '/market/user-activity',
-    {
-      schema: {
-        tags,
-        summary: "A wallet's market activity as seller or buyer, newest first",
-        querystring: UserPageQuery,
-        response: { 200: ListOf(ActivityEntry), ...ERRORS },
-      },
-      config: { readCache: { tables: ['marketplace_activities'] } },
-    },
-    async (request) => userMarketActivity(db, request.query.address, pageOf(request)),
-  );
-
-  app.get(
-    '/market/user-listings',
-    {
-      schema: {
-        tags,
-        summary: "A wallet's active listings, newest first",
-        querystring: UserPageQuery,
-        response: { 200: ListOf(ListingCard), ...ERRORS },
-      },
-      config: { readCache: { tables: ['listings', 'tokens'] } },
-    },
-    async (request) => listingsOfSeller(db, request.query.address, pageOf(request)),
-  );
-
-  app.get(
-    '/market/user-bids',
-    {
-      schema: {
-        tags,
-        summary: "A wallet's live bids (token and collection offers), newest first",
-        querystring: UserPageQuery,
-        response: { 200: ListOf(Bid), ...ERRORS },
-      },
-      config: { readCache: { tables: ['collection_offers', 'token_offers'] } },
-    },
-    async (request) => {
-      const { page, until } = await bidsOfBuyer(db, request.query.address, pageOf(request), now());
-      if (until !== null) request.cacheUntil = until;
-      return page;
-    },
-  );
-
-  app.get(
-    '/market/user-history',
-    {
-      schema: {
-        tags,
-        summary: "A wallet's purchases (filled listings and accepted offers as buyer), newest first",
-        querystring: UserPageQuery,
-        response: { 200: ListOf(ActivityEntry), ...ERRORS },
-      },
-      config: { readCache: { tables: ['marketplace_activities'] } },
-    },
-    async (request) => userPurchases(db, request.query.address, pageOf(request)),
   );
 }

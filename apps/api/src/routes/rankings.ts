@@ -1,16 +1,33 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import {
-  CollectionRankingQuery,
-  ERRORS,
-  ListOf,
-  RankedCollection,
-  RankedLootbox,
-  RankingQuery,
-} from '@mdq/contracts';
+import { ERRORS, ListOf, pageQuery, RankedCollection, RankedLootbox } from '@mdq/contracts';
 import { type CollectionRanking, lootboxRanking, rankingPage } from '@mdq/db/read';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
 import type { RouteDeps } from './deps';
+
+/**
+ * The spec allows 1, 10 or 100. An integer enum (not Type.Enum, which emits no `type`) so that Ajv
+ * coerces the query string before checking membership.
+ */
+const RankingQuery = Type.Object({
+  page: pageQuery(10).page,
+  cursor: pageQuery(10).cursor,
+  limit: Type.Unsafe<1 | 10 | 100>({
+    type: 'integer',
+    enum: [1, 10, 100],
+    default: 10,
+    description: '1, 10 or 100',
+  }),
+});
+
+const CollectionRankingQuery = Type.Object({
+  ...RankingQuery.properties,
+  includeFlagged: Type.Boolean({
+    default: false,
+    description: 'rank with wash-flagged sales counted (by default they are left out)',
+  }),
+});
 
 const tags = ['rankings'];
 

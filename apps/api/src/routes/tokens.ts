@@ -1,20 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ActivityEntry,
-  BalancesQuery,
+  Address,
   CollectionFacts,
-  CollectionPairPageQuery,
-  CollectionPairQuery,
   ERRORS,
   ListOf,
-  LootboxCreatorPageQuery,
-  LootboxTokensQuery,
+  Name,
   One,
-  TokenActivityQuery,
+  pageQuery,
   TokenBalance,
   TokenSummary,
   TokenTraits,
-  TokenTraitsQuery,
 } from '@mdq/contracts';
 import {
   collectionFacts,
@@ -29,10 +25,73 @@ import {
   tokenTraits,
 } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
 import { inKnownCollections, lootboxById, lootboxByName } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';
+
+const PropertyVersion = Type.String({
+  pattern: '^[0-9]{1,20}$',
+  default: '0',
+  description: 'v1 property version',
+});
+const LootboxId = Type.Integer({
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'numeric lootbox id',
+});
+
+const BalancesQuery = Type.Object({
+  address: Address('wallet address (required: an unscoped balance dump would be unbounded)'),
+  greaterThanZeroBalance: Type.Boolean({ default: false, description: 'only balances above zero' }),
+  collection: Type.Optional(Name('collection name')),
+  creator: Type.Optional(Address('creator address')),
+  serviceInfo: Type.Boolean({
+    default: false,
+    description: 'add active listing, lootbox id, rarity tier and rank',
+  }),
+  ...pageQuery(100),
+});
+
+const LootboxIdQuery = Type.Object({ lootboxId: LootboxId, ...pageQuery(100) });
+
+const CollectionPairQuery = Type.Object({
+  creator: Address('creator address of the collection'),
+  collection: Name('collection name'),
+});
+
+const CollectionPairPageQuery = Type.Object({
+  creator: Address('creator address of the collection'),
+  collection: Name('collection name'),
+  ...pageQuery(50),
+});
+
+const LootboxCreatorPageQuery = Type.Object({
+  creator: Address('creator address of the lootbox'),
+  collection: Name('collection name of the lootbox'),
+  ...pageQuery(100),
+});
+
+const TokenActivityQuery = Type.Object({
+  tokenName: Name('token name'),
+  creator: Address('creator address'),
+  collection: Name('collection name'),
+  propertyVersion: PropertyVersion,
+  ...pageQuery(20),
+});
+
+const TokenTraitsQuery = Type.Object({
+  collection: Name('collection name'),
+  creator: Address('creator address'),
+  tokenName: Name('token name'),
+  collectionUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'URL of the collection' })),
+  propertyVersion: PropertyVersion,
+  tokenStandard: Type.Union([Type.Literal('v1'), Type.Literal('v2')], {
+    default: 'v1',
+    description: 'token standard',
+  }),
+});
 
 const tags = ['tokens'];
 
@@ -81,7 +140,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       schema: {
         tags: [...tags, 'lootbox'],
         summary: 'Tokens revealed from a lootbox',
-        querystring: LootboxTokensQuery,
+        querystring: LootboxIdQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
       config: { readCache: { tables: ['collections', 'lootboxes', 'metadata_documents', 'tokens'] } },

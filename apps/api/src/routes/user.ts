@@ -1,8 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ERRORS, InventoryHistory, InventoryQuery, One } from '@mdq/contracts';
+import { Address, ERRORS, InventoryHistory, One } from '@mdq/contracts';
 import { inventoryHistory, inventoryHistoryChangesAt } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { RouteDeps } from './deps';
+
+const InventoryQuery = Type.Object({
+  address: Address('wallet address'),
+  range: Type.Union([Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')], {
+    default: '24h',
+    description: 'buckets: hourly (24h), 6-hourly (7d), daily (30d), weekly (all)',
+  }),
+});
 
 export async function userRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();

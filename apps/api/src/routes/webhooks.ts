@@ -1,14 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ERRORS,
+  EventStreamQuery,
   ListOf,
   One,
   pageQuery,
-  WebhookCreateBody,
-  WebhookCreated,
   WebhookDelivery,
   WebhookEndpoint,
-  WebhookParams,
 } from '@mdq/contracts';
 import {
   createWebhookEndpoint,
@@ -24,6 +22,20 @@ import { Type } from 'typebox';
 import { feedFilterOf, feedStartOf } from '../feed/feed-request';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';
+
+const { apiKey: _apiKey, ...filters } = EventStreamQuery.properties;
+
+const WebhookCreateBody = Type.Object({
+  url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'http(s) target' }),
+  ...filters,
+});
+
+const WebhookCreated = Type.Object({
+  ...WebhookEndpoint.properties,
+  secret: Type.String({ description: 'HMAC-SHA256 signing secret; shown only here' }),
+});
+
+const WebhookParams = Type.Object({ endpointId: Type.String({ maxLength: 64 }) });
 
 const tags = ['webhooks'];
 const notFound = (id: string) =>

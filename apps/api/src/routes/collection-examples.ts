@@ -1,5 +1,5 @@
 /*
- * Example answers of the analytics routes for the OpenAPI document (docs/API.md shows the same
+ * Example answers of the collection analytics routes for the OpenAPI document (docs/API.md shows the same
  * ones, shortened). Taken from a tiny devnet chain ending 2026-01-01.
  */
 const COLLECTION = '0x599a6c8c04f51fb2a3e0f3b7f1cc7e3b84d13c3bbf04e6b4ec84c5f1a5a2d91b';

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { answerGraphql, type GraphqlRequest } from '../graphql/execute';
-import { DEFAULT_INDEXER_LIMITS } from '../graphql/plan';
-import { buildIndexerSchema } from '../graphql/schema';
-import { ApiError } from '../plugins/errors';
-import type { RouteDeps } from './deps';
+import { answerGraphql, type GraphqlRequest } from '../../graphql/execute';
+import { DEFAULT_INDEXER_LIMITS } from '../../graphql/plan';
+import { buildIndexerSchema } from '../../graphql/schema';
+import { ApiError } from '../../plugins/errors';
+import type { RouteDeps } from '../deps';
 
 /** One schema per process: built once from the table descriptions, shared by both path forms. */
 let shared: ReturnType<typeof buildIndexerSchema> | undefined;

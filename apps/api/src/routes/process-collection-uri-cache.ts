@@ -1,13 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import {
-  ERRORS,
-  MetadataDocument,
-  MetadataReport,
-  One,
-  UriCacheInput,
-  UriCacheState,
-  ValidateMetadataQuery,
-} from '@mdq/contracts';
+import { Address, ERRORS, IsoTime, Name, Nullable, One } from '@mdq/contracts';
 import type { Db } from '@mdq/db';
 import {
   type CollectionUriState,
@@ -16,10 +8,29 @@ import {
   type NamedCollection,
   readCollectionUriState,
 } from '@mdq/db/read';
-import { validateMetadata } from '@mdq/worker/validate-metadata';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError } from '../plugins/errors';
 import type { CollectionUriResolver, RouteDeps } from './deps';
+
+const UriCacheInput = Type.Object({
+  collectionName: Name('name of the collection to process'),
+  creatorAddress: Type.Optional(Address('creator address (needed when several creators use the name)')),
+});
+
+const UriCacheState = Type.Object({
+  collectionId: Type.String(),
+  collection: Type.String(),
+  creator: Type.String(),
+  metadataUri: Nullable(Type.String()),
+  imageUrl: Nullable(Type.String()),
+  contentType: Nullable(Type.String()),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('pending')]),
+  error: Nullable(Type.String()),
+  attempts: Type.Integer(),
+  fetchedAt: Nullable(IsoTime),
+  expiresAt: Nullable(IsoTime),
+});
 
 const tags = ['utility'];
 
@@ -49,7 +60,8 @@ async function processCollectionUri(
   return state;
 }
 
-export async function utilityRoutes(
+/** `/process-collection-uri-cache` (GET and POST): a collection's image URI, resolved or queued for the worker. */
+export async function processCollectionUriRoutes(
   scope: FastifyInstance,
   deps: RouteDeps & { resolveCollectionUri?: CollectionUriResolver | undefined },
 ): Promise<void> {
@@ -69,20 +81,5 @@ export async function utilityRoutes(
     '/process-collection-uri-cache',
     { schema: { tags, summary, body: UriCacheInput, response: { ...response, 415: ERRORS[400] } } },
     async (request) => ({ data: await processCollectionUri(db, resolveCollectionUri, request.body) }),
-  );
-
-  app.post(
-    '/validate-metadata',
-    {
-      schema: {
-        tags,
-        summary:
-          'Validate token or collection metadata before minting: errors (with JSON paths) and warnings',
-        querystring: ValidateMetadataQuery,
-        body: MetadataDocument,
-        response: { 200: One(MetadataReport), ...ERRORS, 415: ERRORS[400] },
-      },
-    },
-    async (request) => ({ data: validateMetadata(request.body, request.query.kind) }),
   );
 }

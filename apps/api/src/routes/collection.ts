@@ -1,19 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
-  CollectionHistory,
+  Address,
   CollectionStats,
   ERRORS,
-  Fresh,
-  HISTORY_EXAMPLE,
-  HistoryQuery,
-  STATS_EXAMPLE,
-  StatsQuery,
-  TOP_TRADERS_EXAMPLE,
-  TopTraders,
-  TopTradersQuery,
-  TRAIT_FLOORS_EXAMPLE,
-  TraitFloors,
-  TraitFloorsQuery,
+  HistoryBucket,
+  IsoTime,
+  LongAddress,
+  Name,
+  Nullable,
+  Trader,
+  TraitFloor,
 } from '@mdq/contracts';
 import { type Db, readFreshness } from '@mdq/db';
 import {
@@ -27,9 +23,107 @@ import {
   windowStart,
 } from '@mdq/db/read';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type TSchema, Type } from 'typebox';
 import { collectionIdsOfPairOrLootbox } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
+import {
+  HISTORY_EXAMPLE,
+  STATS_EXAMPLE,
+  TOP_TRADERS_EXAMPLE,
+  TRAIT_FLOORS_EXAMPLE,
+} from './collection-examples';
 import type { RouteDeps } from './deps';
+
+/** Which collection: collectionId, or creator + collection, or lootboxId. */
+const CollectionSelector = {
+  collectionId: Type.Optional(Address('collection id (v2 collection address or v1 collection id)')),
+  creator: Type.Optional(Address('creator address of the collection (with collection)')),
+  collection: Type.Optional(Name('collection name (with creator)')),
+  lootboxId: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'the lootbox of the collection',
+    }),
+  ),
+};
+
+const IncludeFlagged = Type.Boolean({
+  default: false,
+  description: 'count wash-flagged sales too (raw figures); by default they are left out',
+});
+
+/** Literal unions (not Type.Enum) so that Ajv coerces and checks the query string. */
+const WindowParam = (fallback: string) =>
+  Type.Union(
+    [Type.Literal('1h'), Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')],
+    {
+      default: fallback,
+      description: 'trailing window ending now: 1h, 24h, 7d, 30d or all',
+    },
+  );
+
+const StatsQuery = Type.Object({
+  ...CollectionSelector,
+  window: WindowParam('24h'),
+  includeFlagged: IncludeFlagged,
+});
+
+const HistoryQuery = Type.Object({
+  ...CollectionSelector,
+  interval: Type.Union([Type.Literal('1h'), Type.Literal('1d')], {
+    default: '1d',
+    description: 'bucket size',
+  }),
+  from: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'first bucket holds this time (default: 30 buckets back)',
+    }),
+  ),
+  to: Type.Optional(
+    Type.String({ format: 'date-time', description: 'last bucket holds this time (default: now)' }),
+  ),
+  includeFlagged: IncludeFlagged,
+});
+
+const TraitFloorsQuery = Type.Object({ ...CollectionSelector, includeFlagged: IncludeFlagged });
+
+const TopTradersQuery = Type.Object({
+  ...CollectionSelector,
+  window: WindowParam('7d'),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    description: 'traders per side, at most 100',
+  }),
+  includeFlagged: IncludeFlagged,
+});
+
+const Freshness = Type.Object({
+  indexedVersion: Nullable(Type.Integer({ description: 'highest chain version the answer reflects' })),
+  indexedAt: Nullable(IsoTime),
+});
+
+/** Analytics answers carry how fresh they are next to the data; `example` goes into the OpenAPI document. */
+export const Fresh = <T extends TSchema>(item: T, example: unknown) =>
+  Type.Object({ data: item, freshness: Freshness }, { examples: [example] });
+
+export const CollectionHistory = Type.Object({
+  collectionId: LongAddress,
+  interval: Type.String(),
+  buckets: Type.Array(HistoryBucket),
+});
+
+export const TraitFloors = Type.Object({ collectionId: LongAddress, traits: Type.Array(TraitFloor) });
+
+export const TopTraders = Type.Object({
+  collectionId: LongAddress,
+  window: Type.String(),
+  buyers: Type.Array(Trader),
+  sellers: Type.Array(Trader),
+});
 
 const tags = ['analytics'];
 /** A history answer holds at most this many buckets (a 1h chart of ~83 days, a 1d chart of ~5 years). */
@@ -67,8 +161,11 @@ function notFound(collectionId: string): ApiError {
   return new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection ${collectionId}`);
 }
 
-/** Collection analytics: windowed stats, chart history, trait floors, top traders (issue #17). */
-export async function analyticsRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
+/** `/collection-*`: a collection's windowed stats, chart history, trait floors, top traders (the analytics tag). */
+export async function collectionRoutes(
+  scope: FastifyInstance,
+  { readDb: db, now }: RouteDeps,
+): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(

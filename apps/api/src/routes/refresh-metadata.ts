@@ -1,9 +1,35 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ERRORS, One, RefreshMetadataAccepted, RefreshMetadataInput } from '@mdq/contracts';
+import { Address, ERRORS, Nullable, One } from '@mdq/contracts';
 import { findRefreshTarget, requestMetadataRefresh } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';
+
+const RefreshMetadataInput = Type.Union(
+  [
+    Type.Object(
+      { tokenId: Address("token id: refresh this token's document") },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { collectionId: Address("collection id: refresh the collection's document and every token's") },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'either `tokenId` or `collectionId`' },
+);
+
+const RefreshMetadataAccepted = Type.Object({
+  scope: Type.Union([Type.Literal('token'), Type.Literal('collection')]),
+  collectionId: Type.String(),
+  tokenId: Nullable(Type.String()),
+  marked: Type.Integer({ description: 'stored documents made due now (ones never fetched are due already)' }),
+  queued: Type.Boolean({
+    description:
+      "the collection's crawl was queued now; false: the worker's sweep picks it up (within a minute)",
+  }),
+});
 
 const tags = ['utility'];
 
@@ -15,7 +41,7 @@ const REFRESH_METADATA_PER_MINUTE = 10;
  * tokens', as marketplaces offer. The documents become due now and the collection's crawl is queued
  * (when this process can reach the worker's queue); the answer is 202 at once, the crawl follows.
  */
-export async function metadataRoutes(scope: FastifyInstance, deps: RouteDeps): Promise<void> {
+export async function refreshMetadataRoutes(scope: FastifyInstance, deps: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/refresh-metadata',
