@@ -2,11 +2,11 @@
  * A sale → the trending snapshot, on an indexed devnet chain, the way production runs it: the same
  * chain served again by a devnet process that now grows a block every 250 ms; the real indexer
  * follows it from its checkpoint and notifies a BullMQ worker after each commit (the product's
- * windows unless told: the collection-changed window, the rankings-refresh bucket; no schedules).
+ * windows unless told: the collection-changed window, the rankings-refresh window; no schedules).
  * Every sale committed during the measured seconds is followed at once (polled every 50 ms): from
  * the indexer's notification for the sale's collection (its commit) to the first poll at which the
  * stored trending ranking counts it. Following every sale, not one after another, keeps the sample
- * from lining up with the refresh buckets.
+ * from lining up with the refresh windows.
  *
  * The chain's time is not the wall clock's (the generated chain ended at a fixed instant), so the
  * worker computes at the chain's time: the wall clock shifted to the chain's last sale, plus an hour
@@ -41,8 +41,8 @@ export async function saleToTrending(
   seconds: number,
   redisUrl: string,
   batchSize: number,
-  /** The worker's rankings-refresh bucket; undefined: the product default. */
-  rankingsRefreshBucketMs?: number,
+  /** The worker's rankings-refresh window; undefined: the product default. */
+  rankingsRefreshWindowMs?: number,
 ): Promise<number[]> {
   const { rows } = await sql<{ lastSale: Date }>`
     SELECT max(transaction_timestamp) AS "lastSale" FROM marketplace_activities`.execute(db);
@@ -58,7 +58,7 @@ export async function saleToTrending(
     prefix,
     schedules: false,
     clock,
-    ...(rankingsRefreshBucketMs !== undefined && { rankingsRefreshBucketMs }),
+    ...(rankingsRefreshWindowMs !== undefined && { rankingsRefreshWindowMs }),
     logger: createLogger({ level: 'silent' }),
     // No collection URI of the devnet resolves; the measured path does not wait for them.
     uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },

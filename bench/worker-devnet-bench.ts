@@ -27,14 +27,14 @@ import { saleToTrending } from './sale-latency';
 import { readServer, serverRows, serverSettings } from './server-stats';
 import { rankingBaselines } from './worker-baselines';
 
-const flags = benchFlags({ template: { type: 'boolean' }, 'rankings-bucket-ms': { type: 'string' } });
+const flags = benchFlags({ template: { type: 'boolean' }, 'rankings-window-ms': { type: 'string' } });
 const count = numberFlag(flags, 'count', flags.count, 1_000_000, 20_000);
 const batchSize = numberFlag(flags, 'batch-size', flags['batch-size'], DEFAULTS.indexerBatchSize);
-// The live sale's path through the worker: its rankings-refresh bucket (default: the worker's).
-const bucketMs =
-  flags['rankings-bucket-ms'] === undefined
+// The live sale's path through the worker: its rankings-refresh window (default: the worker's).
+const windowMs =
+  flags['rankings-window-ms'] === undefined
     ? undefined
-    : numberFlag(flags, 'rankings-bucket-ms', flags['rankings-bucket-ms'], 0);
+    : numberFlag(flags, 'rankings-window-ms', flags['rankings-window-ms'], 0);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () =>
   loadavg()
@@ -141,10 +141,10 @@ const latencies = await saleToTrending(
   numberFlag(flags, 'seconds', flags.seconds, 60, 20),
   process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
   batchSize,
-  bucketMs,
+  windowMs,
 );
 const sorted = [...latencies].sort((a, b) => a - b);
-const windows = `2 s collection window, ${bucketMs === undefined ? "the worker's default" : `a ${fmt(bucketMs)} ms`} rankings bucket`;
+const windows = `2 s collection window, ${windowMs === undefined ? "the worker's default" : `a ${fmt(windowMs)} ms`} rankings window`;
 console.log(`
 | measure | value |
 |---|---|

@@ -1,107 +1,87 @@
-import {
-  bullmqNotifier,
-  type ChangeNotifier,
-  type CollectionChangedPayload,
-  createRedis,
-  QUEUE_NAMES,
-  redisChangeBacklog,
-  reportErrors,
-} from '@mdq/jobs';
-import { jobDuration, jobFailures, reportQueues } from '@mdq/telemetry';
-import { type Job, Queue, Worker } from 'bullmq';
+import { bullmqNotifier, createRedis, type QueueName, redisChangeBacklog, reportErrors } from '@mdq/jobs';
+import { jobDuration, jobFailures, type QueueCounts, reportQueues } from '@mdq/telemetry';
+import { type Job, type Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type ChangeLag, logChangeLag, readChangeLag } from './change-lag';
-import type { WorkerContext } from './context';
+import { addJob, jobQueue } from './bullmq-jobs';
+import { logChangeLag, readChangeLag } from './change-lag';
+import type { AnyJob, WorkerBase, WorkerContext } from './jobs/define-job';
+import { metadataCrawlJob } from './jobs/metadata-crawl';
+import { jobsByName } from './jobs/registry';
 import { queueErrorSink, type WorkerLogger } from './logger';
-import {
-  AGGREGATE_JOB_OPTIONS,
-  type AggregatePayload,
-  aggregatesQueue,
-  enqueueRankingsRefresh,
-  processAggregate,
-} from './queues/aggregates';
-import { runCollectionChanged } from './queues/collection-changed';
-import {
-  enqueueMetadataCrawl,
-  enqueueUriResolve,
-  processUriCache,
-  type UriCachePayload,
-  uriCacheQueue,
-} from './queues/uri-cache';
-import { SCHEDULES, type ScheduleDefinition } from './schedules';
+import type { RunningWorker } from './running-worker';
+import { type ScheduleDefinition, schedulesOf } from './schedules';
 import type { ResolvedWorkerOptions } from './worker-options';
 
-export interface RunningWorker {
-  notifier: ChangeNotifier;
-  requestMetadataCrawl(collectionId: string): Promise<void>;
-  changeLag(): Promise<ChangeLag>;
-  close(): Promise<void>;
-}
-
-/** Upserts job schedulers (all by default); the same ids on every start, so restarts update in place. */
-async function upsertSchedules(
-  queue: Queue<AggregatePayload>,
-  schedules: readonly ScheduleDefinition[] = SCHEDULES,
-): Promise<void> {
+/** Upserts job schedulers; the same ids on every start, so restarts update in place. */
+async function upsertSchedules(queues: QueueOf, schedules: readonly ScheduleDefinition[]): Promise<void> {
   for (const s of schedules) {
-    await queue.upsertJobScheduler(
+    await queues(s.job).upsertJobScheduler(
       s.id,
       { pattern: s.pattern, tz: 'UTC' },
-      { name: s.payload.task, data: s.payload, opts: AGGREGATE_JOB_OPTIONS },
+      { name: s.job.name, data: s.payload, opts: s.job.policy },
     );
   }
 }
 
+/** The queue a job is added to. */
+type QueueOf = (job: AnyJob) => Queue;
+
+/**
+ * The worker on BullMQ: one Queue and one Worker per queue the registry names, each Worker running
+ * a job by its name; the registry's schedules as job schedulers.
+ */
 export async function startBullmqWorker(
-  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve' | 'requestMetadataCrawl'>,
+  base: WorkerBase,
   redisUrl: string,
   options: ResolvedWorkerOptions,
+  jobs: readonly AnyJob[],
 ): Promise<RunningWorker> {
   const { prefix } = options;
   const { logger } = base;
+  const byName = jobsByName(jobs);
+  const schedules = schedulesOf(jobs);
   // Every connection and every Queue and Worker reports its 'error' events here: one line per
   // distinct failure with a count, never a stack trace per reconnect attempt.
   const onError = queueErrorSink(logger);
   // Queues and the notifier share one connection; each Worker gets its own, closed by us on close()
   // (BullMQ leaves connections it was handed open).
   const connection = createRedis(redisUrl, onError);
-  const workerConnections = [
-    createRedis(redisUrl, onError),
-    createRedis(redisUrl, onError),
-    createRedis(redisUrl, onError),
-  ] as const;
-  const aggregates = reportErrors(onError, aggregatesQueue(connection, prefix));
-  const uris = reportErrors(onError, uriCacheQueue(connection, prefix));
+  const queues = new Map<QueueName, Queue>();
+  for (const job of jobs) {
+    if (!queues.has(job.queue))
+      queues.set(job.queue, reportErrors(onError, jobQueue(connection, prefix, job.queue)));
+  }
+  const queueOf: QueueOf = (job) => {
+    const queue = queues.get(job.queue);
+    if (!queue) throw new Error(`no job of the registry uses the queue ${job.queue}`);
+    return queue;
+  };
+  const backlog = redisChangeBacklog(connection, prefix);
   const ctx: WorkerContext = {
     ...base,
-    requestRankingsRefresh: () => enqueueRankingsRefresh(aggregates, options.rankingsRefreshBucketMs),
-    requestUriResolve: (id) => enqueueUriResolve(uris, id),
-    requestMetadataCrawl: (id) => enqueueMetadataCrawl(uris, id),
+    backlog,
+    async enqueue(job, payload) {
+      if (!byName.has(job.name)) throw new Error(`no job ${job.name} in the registry`);
+      await addJob(queueOf(job), job, payload, options);
+    },
   };
-  if (options.schedules) await upsertSchedules(aggregates);
-  const backlog = redisChangeBacklog(connection, prefix);
+  if (options.schedules) await upsertSchedules(queueOf, schedules);
 
-  const workers: Worker[] = [
-    new Worker<CollectionChangedPayload>(
-      QUEUE_NAMES.collectionChanged,
-      (job) => runCollectionChanged(ctx, backlog, job.data),
-      { connection: workerConnections[0], prefix, concurrency: options.concurrency.collectionChanged },
-    ),
-    new Worker<AggregatePayload>(
-      AGGREGATES_QUEUE_NAME,
-      (job) => processAggregate(ctx, job.data, options.clock()),
-      {
-        connection: workerConnections[1],
-        prefix,
-        concurrency: options.concurrency.aggregates,
+  const workerConnections: Redis[] = [];
+  const workers = [...queues.keys()].map((name) => {
+    const workerConnection = createRedis(redisUrl, onError);
+    workerConnections.push(workerConnection);
+    return new Worker(
+      name,
+      (job: Job) => {
+        const registered = byName.get(job.name);
+        // A job of a name the registry no longer has (left in Redis by an older version) fails.
+        if (!registered || registered.queue !== name) throw new Error(`no job ${job.name} on ${name}`);
+        return registered.run(ctx, job.data);
       },
-    ),
-    new Worker<UriCachePayload>(QUEUE_NAMES.uriCache, (job) => processUriCache(ctx, job.data), {
-      connection: workerConnections[2],
-      prefix,
-      concurrency: options.concurrency.uriCache,
-    }),
-  ];
+      { connection: workerConnection, prefix, concurrency: options.concurrency[name] ?? 1 },
+    );
+  });
   for (const worker of workers) {
     worker.on('completed', (job: Job) =>
       jobDuration.observe({ queue: worker.name, status: 'completed' }, runSeconds(job)),
@@ -120,27 +100,26 @@ export async function startBullmqWorker(
   });
   // Queue depth for /metrics: counted in Redis at scrape time, so every worker replica reports the
   // same shared queues.
-  const counted = Object.values(QUEUE_NAMES).map((name) =>
-    reportErrors(onError, new Queue(name, { connection, prefix })),
-  );
-  reportQueues(async () =>
+  const jobCounts = async (): Promise<QueueCounts> =>
     Object.fromEntries(
       await Promise.all(
-        counted.map(
+        [...queues.values()].map(
           async (q) => [q.name, await q.getJobCounts('waiting', 'delayed', 'active', 'failed')] as const,
         ),
       ),
-    ),
-  );
+    );
+  reportQueues(jobCounts);
   const stopLagLog = logChangeLag(backlog, logger, options.changeLagLogMs, options.changeLagWarnMs);
   const stopScheduleWatch = options.schedules
-    ? watchSchedules(aggregates, connection, logger, options.scheduleCheckMs)
+    ? watchSchedules(queueOf, schedules, connection, logger, options.scheduleCheckMs)
     : () => {};
 
   return {
     notifier,
-    requestMetadataCrawl: ctx.requestMetadataCrawl,
+    enqueue: ctx.enqueue,
+    requestMetadataCrawl: (collectionId) => ctx.enqueue(metadataCrawlJob, { collectionId }),
     changeLag: () => readChangeLag(backlog),
+    jobCounts,
     async close() {
       stopLagLog();
       stopScheduleWatch();
@@ -149,13 +128,11 @@ export async function startBullmqWorker(
       await Promise.all(workers.map((w) => closeWithGrace(w, options.shutdownGraceMs)));
       reportQueues(null);
       await notifier.close();
-      await Promise.all([aggregates.close(), uris.close(), ...counted.map((q) => q.close())]);
+      await Promise.all([...queues.values()].map((q) => q.close()));
       await Promise.all([connection, ...workerConnections].map(quit));
     },
   };
 }
-
-const AGGREGATES_QUEUE_NAME = QUEUE_NAMES.aggregates;
 
 /** Run time of a finished job attempt (BullMQ stamps both ends). */
 function runSeconds(job: Job): number {
@@ -169,7 +146,8 @@ function runSeconds(job: Job): number {
  * drop our connection). Returns the function that stops watching.
  */
 function watchSchedules(
-  queue: Queue<AggregatePayload>,
+  queues: QueueOf,
+  schedules: readonly ScheduleDefinition[],
   connection: Redis,
   logger: WorkerLogger,
   intervalMs: number,
@@ -185,7 +163,7 @@ function watchSchedules(
       return;
     }
     running = true;
-    ensureSchedules(queue, logger, reason)
+    ensureSchedules(queues, schedules, logger, reason)
       .catch((err: unknown) => logger.warn({ reason, err }, 'job scheduler check failed'))
       .finally(() => {
         running = false;
@@ -207,14 +185,18 @@ function watchSchedules(
 
 /** Upserts the schedules that Redis does not hold; returns the ids it re-created. */
 async function ensureSchedules(
-  queue: Queue<AggregatePayload>,
+  queues: QueueOf,
+  schedules: readonly ScheduleDefinition[],
   logger: WorkerLogger,
   reason: string,
 ): Promise<string[]> {
-  const present = new Set((await queue.getJobSchedulers()).map((s) => s.key));
-  const missing = SCHEDULES.filter((s) => !present.has(s.id));
+  const present = new Set<string>();
+  for (const queue of new Set(schedules.map((s) => queues(s.job)))) {
+    for (const s of await queue.getJobSchedulers()) present.add(s.key);
+  }
+  const missing = schedules.filter((s) => !present.has(s.id));
   if (missing.length === 0) return [];
-  await upsertSchedules(queue, missing);
+  await upsertSchedules(queues, missing);
   const ids = missing.map((s) => s.id);
   logger.warn({ reason, ids }, 'job schedulers re-created');
   return ids;

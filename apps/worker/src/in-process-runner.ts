@@ -1,54 +1,48 @@
 import {
-  type ChangeNotifier,
   inProcessNotifier,
-  JOB_POLICIES,
+  type JobPolicy,
   memoryChangeBacklog,
-  QUEUE_NAMES,
   type QueueName,
   retryDelayMs,
 } from '@mdq/jobs';
-import { jobDuration, jobFailures, reportQueues } from '@mdq/telemetry';
-import { type ChangeLag, logChangeLag, readChangeLag } from './change-lag';
-import type { WorkerContext } from './context';
-import { type AggregatePayload, processAggregate } from './queues/aggregates';
-import { runCollectionChanged } from './queues/collection-changed';
-import { processUriCache } from './queues/uri-cache';
-import { nextRun, SCHEDULES } from './schedules';
+import { jobDuration, jobFailures, type QueueCounts, reportQueues } from '@mdq/telemetry';
+import { logChangeLag, readChangeLag } from './change-lag';
+import { collectionChangedJob } from './jobs/collection-changed';
+import type { AnyJob, JobDefinition, WorkerBase, WorkerContext } from './jobs/define-job';
+import { metadataCrawlJob } from './jobs/metadata-crawl';
+import { jobsByName } from './jobs/registry';
+import type { RunningWorker } from './running-worker';
+import { nextRun, schedulesOf } from './schedules';
 import type { ResolvedWorkerOptions } from './worker-options';
 
 interface Entry {
   queue: QueueName;
   state: 'delayed' | 'queued' | 'running';
-  /** Asked for again while running: run this once more afterwards (BullMQ's keepLastIfActive). */
+  /** Requested again while running: run this once more afterwards (BullMQ's keepLastIfActive). */
   next: (() => Promise<unknown>) | null;
 }
 
-export interface InProcessWorker {
-  notifier: ChangeNotifier;
-  requestMetadataCrawl(collectionId: string): Promise<void>;
-  changeLag(): Promise<ChangeLag>;
-  close(): Promise<void>;
-  /** Resolves when everything queued so far (not future timers) has run; for tests. */
-  idle(): Promise<void>;
-}
-
 /**
- * The worker without Redis: the same processors, job policies (attempts, backoff) and cron
- * schedules as the BullMQ runtime, run in this process one at a time per queue. A key has at most one run
- * waiting: a request for a waiting key joins it, a request for a running key is remembered and
- * runs once more after it, `delayMs` later — the same rules as the BullMQ producer's deduplication.
+ * The worker without Redis: the registry's jobs, policies (attempts, backoff) and cron schedules,
+ * run in this process one at a time per queue. Requests follow the coalescing rule of `@mdq/jobs`
+ * (`coalescing.ts`) that BullMQ's deduplication applies: per key at most one run waiting, which a
+ * request joins; a request during the key's run is remembered and runs once more after it, one
+ * window later.
  */
 export function startInProcessWorker(
-  base: Omit<WorkerContext, 'requestRankingsRefresh' | 'requestUriResolve' | 'requestMetadataCrawl'>,
+  base: WorkerBase,
   options: ResolvedWorkerOptions,
-): InProcessWorker {
+  jobs: readonly AnyJob[],
+): RunningWorker {
+  const byName = jobsByName(jobs);
+  const queues = new Set(jobs.map((job) => job.queue));
+  /** By queue and coalescing key: BullMQ's deduplication ids are per queue too. */
   const entries = new Map<string, Entry>();
   const timers = new Set<NodeJS.Timeout>();
   const backlog = memoryChangeBacklog();
   // One lane per queue, as BullMQ runs one Worker per queue: a metadata crawl waiting on a slow host
   // (up to its 10 s deadline per document) must not hold a collection's recompute or the rankings.
   const lanes = new Map<QueueName, Promise<void>>();
-  const allLanes = () => Promise.all(lanes.values()).then(() => undefined);
   let closed = false;
 
   const later = (ms: number, fn: () => void) => {
@@ -60,16 +54,22 @@ export function startInProcessWorker(
     timers.add(timer);
   };
 
-  const enqueue = (key: string, queue: QueueName, run: () => Promise<unknown>, delayMs = 0): void => {
+  const request = (
+    queue: QueueName,
+    key: string,
+    policy: JobPolicy,
+    run: () => Promise<unknown>,
+    windowMs: number,
+  ): void => {
     if (closed) return;
-    const policy = JOB_POLICIES[queue];
-    const existing = entries.get(key);
+    const id = `${queue}\n${key}`;
+    const existing = entries.get(id);
     if (existing) {
       if (existing.state === 'running') existing.next = run;
       return;
     }
     const entry: Entry = { queue, state: 'delayed', next: null };
-    entries.set(key, entry);
+    entries.set(id, entry);
     const attempt = (attemptsMade: number) => {
       entry.state = 'queued';
       const lane = (lanes.get(queue) ?? Promise.resolve()).then(async () => {
@@ -89,43 +89,28 @@ export function startInProcessWorker(
           }
           base.logger.error({ job: key, attempts: attemptsMade + 1, err }, 'job failed');
         }
-        entries.delete(key);
-        if (entry.next) enqueue(key, queue, entry.next, delayMs);
+        entries.delete(id);
+        if (entry.next) request(queue, key, policy, entry.next, windowMs);
       });
       lanes.set(queue, lane);
     };
-    later(delayMs, () => attempt(0));
+    later(windowMs, () => attempt(0));
   };
 
-  const ctx: WorkerContext = {
-    ...base,
-    async requestRankingsRefresh() {
-      enqueue(
-        'rankings-refresh',
-        QUEUE_NAMES.aggregates,
-        () => processAggregate(ctx, { task: 'rankings-refresh' }, options.clock()),
-        options.rankingsRefreshBucketMs,
-      );
-    },
-    async requestUriResolve(collectionId) {
-      enqueue(`uri:${collectionId}`, QUEUE_NAMES.uriCache, () => processUriCache(ctx, { collectionId }));
-    },
-    async requestMetadataCrawl(collectionId) {
-      enqueue(`metadata:${collectionId}`, QUEUE_NAMES.uriCache, () =>
-        processUriCache(ctx, { collectionId, task: 'metadata' }),
-      );
-    },
+  const enqueue = async <P>(job: JobDefinition<P>, payload: P): Promise<void> => {
+    const registered = byName.get(job.name);
+    if (!registered) throw new Error(`no job ${job.name} in the registry`);
+    const { key, windowMs } = job.coalesce(payload, options);
+    request(job.queue, key, registered.policy, () => registered.run(ctx, payload), windowMs);
   };
-
-  const runAggregate = (payload: AggregatePayload, key: string) =>
-    enqueue(key, QUEUE_NAMES.aggregates, () => processAggregate(ctx, payload, options.clock()));
+  const ctx: WorkerContext = { ...base, backlog, enqueue };
 
   if (options.schedules) {
-    for (const schedule of SCHEDULES) {
+    for (const schedule of schedulesOf(jobs)) {
       const arm = () => {
         const now = Date.now();
         later(nextRun(schedule, now) - now, () => {
-          runAggregate(schedule.payload, `schedule:${schedule.id}`);
+          void enqueue(schedule.job, schedule.payload);
           arm();
         });
       };
@@ -135,33 +120,27 @@ export function startInProcessWorker(
 
   const notifier = inProcessNotifier(async (payload) => {
     await backlog.mark([payload.collectionId], payload.changedAt);
-    enqueue(
-      `collection:${payload.collectionId}`,
-      QUEUE_NAMES.collectionChanged,
-      () => runCollectionChanged(ctx, backlog, payload),
-      options.collectionChangedDelayMs,
-    );
+    await enqueue(collectionChangedJob, payload);
   });
   const stopLagLog = logChangeLag(backlog, base.logger, options.changeLagLogMs, options.changeLagWarnMs);
-  // Queue depth for /metrics, in BullMQ's state names.
-  reportQueues(async () => {
-    const counts: Record<string, Record<string, number>> = {};
-    for (const name of Object.values(QUEUE_NAMES)) counts[name] = { delayed: 0, waiting: 0, active: 0 };
+  const jobCounts = async (): Promise<QueueCounts> => {
+    const counts: QueueCounts = {};
+    for (const name of queues) counts[name] = { delayed: 0, waiting: 0, active: 0 };
     for (const entry of entries.values()) {
       const state = entry.state === 'queued' ? 'waiting' : entry.state === 'running' ? 'active' : 'delayed';
       const perQueue = counts[entry.queue];
       if (perQueue) perQueue[state] = (perQueue[state] ?? 0) + 1;
     }
     return counts;
-  });
+  };
+  reportQueues(jobCounts);
 
   return {
     notifier,
-    requestMetadataCrawl: ctx.requestMetadataCrawl,
+    enqueue,
+    requestMetadataCrawl: (collectionId) => enqueue(metadataCrawlJob, { collectionId }),
     changeLag: () => readChangeLag(backlog),
-    async idle() {
-      await allLanes();
-    },
+    jobCounts,
     async close() {
       closed = true;
       stopLagLog();
@@ -169,7 +148,7 @@ export function startInProcessWorker(
       for (const t of timers) clearTimeout(t);
       timers.clear();
       // The job in flight finishes; waiting ones are dropped (the schedules redo them on restart).
-      await allLanes();
+      await Promise.all(lanes.values());
     },
   };
 }

@@ -1,5 +1,15 @@
 export type { ChangeLag } from './change-lag';
-export type { WorkerContext } from './context';
+export { processCollectionChanged } from './jobs/collection-changed';
+export {
+  type AnyJob,
+  type CoalesceWindows,
+  defineJob,
+  type JobDefinition,
+  type JobSchedule,
+  type NoPayload,
+  type WorkerContext,
+} from './jobs/define-job';
+export { JOBS } from './jobs/registry';
 export type { WorkerLogger } from './logger';
 export { MediaCache } from './media/media-cache';
 export {
@@ -24,9 +34,7 @@ export {
   type MetadataCrawlOptions,
   metadataGate,
 } from './metadata/crawl-collection';
-export { type AggregatePayload, processAggregate } from './queues/aggregates';
-export { processCollectionChanged } from './queues/collection-changed';
-export { metadataCrawlProducer, type UriCachePayload, uriCacheJobId } from './queues/uri-cache';
+export { metadataCrawlProducer } from './metadata-crawl-producer';
 export { COLLECTION_RANKINGS, FEED_RANKING_TOP, floorChange } from './rankings/definitions';
 export { percentileRanks } from './rankings/percentile';
 export { scoreCandidates } from './rankings/score';

@@ -1,30 +1,24 @@
-import type { ChangeNotifier } from '@mdq/jobs';
 import { startBullmqWorker } from './bullmq-runner';
-import type { ChangeLag } from './change-lag';
 import { startInProcessWorker } from './in-process-runner';
+import type { WorkerBase } from './jobs/define-job';
+import { JOBS } from './jobs/registry';
+import type { RunningWorker } from './running-worker';
 import { startWebhookDelivery } from './webhooks/webhook-delivery';
 import { resolveWorkerOptions, type StartWorkerOptions } from './worker-options';
 
-export interface WorkerHandle {
-  /** What the indexer calls after each committed batch. */
-  notifier: ChangeNotifier;
+export interface WorkerHandle extends RunningWorker {
   mode: 'bullmq' | 'in-process';
-  /** Queues one collection's metadata crawl (the API's refresh-metadata in `mdq start`). */
-  requestMetadataCrawl(collectionId: string): Promise<void>;
-  /** Collections waiting for a collection-changed recompute and the age of the oldest change. */
-  changeLag(): Promise<ChangeLag>;
-  /** Stops taking jobs, lets in-flight ones finish (bounded by shutdownGraceMs), closes connections. */
-  close(): Promise<void>;
 }
 
 /**
- * Starts the worker: with a Redis URL, BullMQ workers for collection-changed, aggregates and
- * uri-cache plus the job schedulers; without one, the same processors in this process on the same
- * schedules, and a notifier that calls them directly.
+ * Starts the worker on the job registry (`jobs/registry.ts`): with a Redis URL, a BullMQ Worker per
+ * queue plus the job schedulers; without one, the same jobs in this process on the same schedules,
+ * and a notifier that calls them directly.
  */
 export async function startWorker(options: StartWorkerOptions): Promise<WorkerHandle> {
   const resolved = resolveWorkerOptions(options);
-  const base = {
+  const jobs = options.jobs ?? JOBS;
+  const base: WorkerBase = {
     db: options.db,
     logger: resolved.logger,
     uri: resolved.uri,
@@ -32,9 +26,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     uriSweepBatch: resolved.uriSweepBatch,
     retention: resolved.retention,
     media: options.media,
+    clock: resolved.clock,
   };
   if (options.redisUrl) {
-    const running = await startBullmqWorker(base, options.redisUrl, resolved);
+    const running = await startBullmqWorker(base, options.redisUrl, resolved, jobs);
     // Webhook deliveries are BullMQ jobs only: without Redis there are no webhooks.
     const webhooks = await startWebhookDelivery({
       db: options.db,
@@ -52,14 +47,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
       mode: 'bullmq',
     };
   }
-  const running = startInProcessWorker(base, resolved);
-  return {
-    notifier: running.notifier,
-    requestMetadataCrawl: running.requestMetadataCrawl,
-    changeLag: running.changeLag,
-    close: running.close,
-    mode: 'in-process',
-  };
+  return { ...startInProcessWorker(base, resolved, jobs), mode: 'in-process' };
 }
 
 /** Closes the worker on SIGTERM / SIGINT (for the CLI); returns a function that removes the handlers. */

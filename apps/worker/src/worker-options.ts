@@ -1,6 +1,7 @@
 import { DEFAULTS, RETENTION_DEFAULTS, type RetentionConfig } from '@mdq/config';
 import type { Db } from '@mdq/db';
-import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, DEFAULT_PREFIX } from '@mdq/jobs';
+import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, DEFAULT_PREFIX, QUEUE_NAMES, type QueueName } from '@mdq/jobs';
+import type { AnyJob, CoalesceWindows } from './jobs/define-job';
 import { defaultWorkerLogger, type WorkerLogger } from './logger';
 import type { MediaRenderer } from './media/media-renderer';
 import { type MetadataCrawlOptions, metadataGate } from './metadata/crawl-collection';
@@ -21,7 +22,8 @@ export interface StartWorkerOptions {
   metadata?: Omit<MetadataCrawlOptions, keyof GatewayConfig | 'gate'>;
   /** Upsert job schedulers / start the in-process clocks (default true). */
   schedules?: boolean;
-  concurrency?: Partial<ResolvedWorkerOptions['concurrency']>;
+  /** Jobs run at once per queue in BullMQ (in-process: one at a time per queue). */
+  concurrency?: Partial<Record<QueueName, number>>;
   /**
    * The collection-changed window: a collection is recomputed at most this long after its first
    * unprocessed change (plus the rest of a recompute of it already running); every change inside
@@ -36,11 +38,11 @@ export interface StartWorkerOptions {
   /** How often the BullMQ runtime checks that every job scheduler exists (default 60 s). */
   scheduleCheckMs?: number;
   /**
-   * Ranking refresh requests in the same bucket share one run at the bucket's end (default 2 s: a
-   * sale reaches trending in ~1–2 s; on a busy chain the rankings then run every 2 s, ~1 s of
-   * Postgres time each on the 1M devnet chain: docs/PERFORMANCE.md).
+   * The rankings-refresh window: requests share one run at most this long after the first one not
+   * yet answered (default 2 s: a sale reaches trending in ~1–2 s; on a busy chain the rankings then
+   * run every 2 s, ~1 s of Postgres time each on the 1M devnet chain: docs/PERFORMANCE.md).
    */
-  rankingsRefreshBucketMs?: number;
+  rankingsRefreshWindowMs?: number;
   /**
    * The instant the aggregate jobs (rankings, rarity, snapshots) compute at; default the wall clock.
    * Benchmarks only: a generated chain whose last block is not now (like the API's MDQ_CLOCK_AT).
@@ -53,19 +55,19 @@ export interface StartWorkerOptions {
   media?: MediaRenderer;
   /** How long close() waits for in-flight jobs before releasing them. */
   shutdownGraceMs?: number;
+  /** The jobs to run (default: the registry, `JOBS`); tests wrap them to watch each run. */
+  jobs?: readonly AnyJob[];
   /** Webhook delivery settings (BullMQ mode only). */
   webhooks?: Partial<Omit<StartWebhookDeliveryOptions, 'db' | 'redisUrl' | 'prefix'>>;
 }
 
-export interface ResolvedWorkerOptions {
+export interface ResolvedWorkerOptions extends CoalesceWindows {
   prefix: string;
   schedules: boolean;
-  concurrency: { collectionChanged: number; aggregates: number; uriCache: number };
-  collectionChangedDelayMs: number;
+  concurrency: Partial<Record<QueueName, number>>;
   changeLagLogMs: number;
   changeLagWarnMs: number;
   scheduleCheckMs: number;
-  rankingsRefreshBucketMs: number;
   clock: () => Date;
   uriSweepBatch: number;
   retention: RetentionConfig;
@@ -75,8 +77,15 @@ export interface ResolvedWorkerOptions {
   logger: WorkerLogger;
 }
 
+/** The coalescing windows when no option shortens them (a process that only adds jobs uses these). */
+export const DEFAULT_COALESCE_WINDOWS: CoalesceWindows = {
+  collectionChangedDelayMs: DEFAULT_COLLECTION_CHANGED_WINDOW_MS,
+  rankingsRefreshWindowMs: 2_000,
+};
+
 export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorkerOptions {
-  const collectionChangedDelayMs = options.collectionChangedDelayMs ?? DEFAULT_COLLECTION_CHANGED_WINDOW_MS;
+  const collectionChangedDelayMs =
+    options.collectionChangedDelayMs ?? DEFAULT_COALESCE_WINDOWS.collectionChangedDelayMs;
   const uri: UriCacheOptions = {
     ipfsGateways: [...DEFAULTS.ipfsGateways],
     arweaveGateway: DEFAULTS.arweaveGateway,
@@ -85,12 +94,18 @@ export function resolveWorkerOptions(options: StartWorkerOptions): ResolvedWorke
   return {
     prefix: options.prefix ?? DEFAULT_PREFIX,
     schedules: options.schedules ?? true,
-    concurrency: { collectionChanged: 2, aggregates: 1, uriCache: 4, ...options.concurrency },
+    concurrency: {
+      [QUEUE_NAMES.collectionChanged]: 2,
+      [QUEUE_NAMES.aggregates]: 1,
+      [QUEUE_NAMES.uriCache]: 4,
+      ...options.concurrency,
+    },
     collectionChangedDelayMs,
     changeLagLogMs: options.changeLagLogMs ?? 30_000,
     changeLagWarnMs: options.changeLagWarnMs ?? Math.max(30_000, 10 * collectionChangedDelayMs),
     scheduleCheckMs: options.scheduleCheckMs ?? 60_000,
-    rankingsRefreshBucketMs: options.rankingsRefreshBucketMs ?? 2_000,
+    rankingsRefreshWindowMs:
+      options.rankingsRefreshWindowMs ?? DEFAULT_COALESCE_WINDOWS.rankingsRefreshWindowMs,
     clock: options.clock ?? (() => new Date()),
     uriSweepBatch: options.uriSweepBatch ?? 200,
     retention: { ...RETENTION_DEFAULTS, ...options.retention },

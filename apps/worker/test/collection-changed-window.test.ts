@@ -81,7 +81,7 @@ async function startRecording(
     logger,
     schedules: false,
     ...(windowMs === undefined ? {} : { collectionChangedDelayMs: windowMs }),
-    rankingsRefreshBucketMs: 5_000,
+    rankingsRefreshWindowMs: 5_000,
     uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
   });
   expect(worker.mode).toBe(mode);

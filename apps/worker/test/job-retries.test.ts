@@ -34,7 +34,7 @@ describe('retries follow the declared job policy in both runtimes', () => {
       logger,
       schedules: false,
       collectionChangedDelayMs: 0,
-      rankingsRefreshBucketMs: 60_000,
+      rankingsRefreshWindowMs: 60_000,
     };
     const bullmq = await startWorker({ ...common, redisUrl: url, prefix });
     const inProcess = await startWorker({ ...common, redisUrl: null });

@@ -18,7 +18,7 @@ import { eventually, silentLogger } from './wait';
  */
 const url = await requireTestRedis();
 const prefix = `mdq-live-${randomBytes(4).toString('hex')}`;
-const RANKINGS_BUCKET_MS = 2_000;
+const RANKINGS_WINDOW_MS = 2_000;
 /** For a loaded CI machine; a starved collection misses the bound by minutes, not seconds. */
 const MARGIN_MS = 10_000;
 
@@ -62,7 +62,7 @@ describe('a sale on the live devnet reaches the trending ranking', () => {
       logger: silentLogger,
       schedules: false,
       // The documented default window (the maximum wait) applies.
-      rankingsRefreshBucketMs: RANKINGS_BUCKET_MS,
+      rankingsRefreshWindowMs: RANKINGS_WINDOW_MS,
       uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
     });
     const recording = recordChanges(worker.notifier);
@@ -163,7 +163,7 @@ describe('a sale on the live devnet reaches the trending ranking', () => {
     }, 90_000);
     expect(rarityAt - changedAt).toBeLessThanOrEqual(DEFAULT_COLLECTION_CHANGED_WINDOW_MS + MARGIN_MS);
     expect(trendingAt - changedAt).toBeLessThanOrEqual(
-      DEFAULT_COLLECTION_CHANGED_WINDOW_MS + RANKINGS_BUCKET_MS + MARGIN_MS,
+      DEFAULT_COLLECTION_CHANGED_WINDOW_MS + RANKINGS_WINDOW_MS + MARGIN_MS,
     );
     const lag = await worker.changeLag();
     expect(lag.oldestChangeAgeMs ?? 0).toBeLessThanOrEqual(DEFAULT_COLLECTION_CHANGED_WINDOW_MS + MARGIN_MS);

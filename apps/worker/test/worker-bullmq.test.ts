@@ -20,7 +20,7 @@ const start = () =>
       if (line.level === 'error') console.error(line.msg, line);
     }),
     collectionChangedDelayMs: 0,
-    rankingsRefreshBucketMs: 250,
+    rankingsRefreshWindowMs: 250,
     shutdownGraceMs: 5_000,
     uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
   });

@@ -27,7 +27,7 @@ const inProcessWorker = (on: Db, extra: Partial<StartWorkerOptions> = {}) =>
     redisUrl: null,
     logger: silentLogger,
     collectionChangedDelayMs: 0,
-    rankingsRefreshBucketMs: 100,
+    rankingsRefreshWindowMs: 100,
     uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/' },
     ...extra,
   });

@@ -1,4 +1,5 @@
 export * from './change-backlog';
+export * from './coalescing';
 export * from './job-runtime';
 export * from './producer';
 export * from './queues';

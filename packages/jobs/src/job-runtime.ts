@@ -32,7 +32,7 @@ export const JOB_POLICIES: Readonly<Record<QueueName, JobPolicy>> = {
     // The resolver records remote failures itself; retries only cover database errors.
     attempts: 3,
     backoff: { type: 'exponential', delay: 2_000 },
-    // Completed ids are freed at once so the next sweep can enqueue the collection again.
+    // Completed jobs are not kept: every sweep requests up to 200 collections.
     removeOnComplete: true,
     removeOnFail: { count: 5_000 },
   },

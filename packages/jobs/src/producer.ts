@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { redisChangeBacklog } from './change-backlog';
+import { coalescedJobOptions } from './coalescing';
 import { DEFAULT_COLLECTION_CHANGED_WINDOW_MS, JOB_POLICIES } from './job-runtime';
 import { type CollectionChangedPayload, collectionChangedJobId, DEFAULT_PREFIX, QUEUE_NAMES } from './queues';
 import { type RedisErrorSink, reportErrors, stderrRedisSink } from './redis';
@@ -12,14 +13,10 @@ export interface ChangeNotifier {
 }
 
 /**
- * BullMQ producer: one job per collection and window. The first unprocessed change creates a job
- * delayed by the window; later changes join it without moving it (a delay that every change pushed
- * forward would starve a collection that changes more often than the window). A change that arrives
- * while the collection's job runs is kept as one follow-up job, created when the run ends
- * (`keepLastIfActive`), so a collection never has two recomputes at once nor more than one waiting.
- * Each change is also marked in the change backlog, which the worker reads to say how old the
- * oldest unprocessed change is. The queue's 'error' events (Redis unreachable) go to `onError`
- * (default: one stderr line per distinct failure).
+ * BullMQ producer: one job per collection and window, by the coalescing rule of every requested job
+ * (`coalescing.ts`, keyed by `collectionChangedJobId`). Each change is also marked in the change
+ * backlog, which the worker reads to say how old the oldest unprocessed change is. The queue's
+ * 'error' events (Redis unreachable) go to `onError` (default: one stderr line per distinct failure).
  */
 export function bullmqNotifier(
   connection: Redis,
@@ -35,7 +32,7 @@ export function bullmqNotifier(
     }),
   );
   const backlog = redisChangeBacklog(connection, prefix);
-  const delay = options.windowMs ?? DEFAULT_COLLECTION_CHANGED_WINDOW_MS;
+  const windowMs = options.windowMs ?? DEFAULT_COLLECTION_CHANGED_WINDOW_MS;
   return {
     async collectionsChanged(collectionIds, version) {
       const ids = [...new Set(collectionIds)];
@@ -47,10 +44,7 @@ export function bullmqNotifier(
         ids.map((collectionId) => ({
           name: QUEUE_NAMES.collectionChanged,
           data: { collectionId, version, changedAt },
-          opts: {
-            delay,
-            deduplication: { id: collectionChangedJobId(collectionId), keepLastIfActive: true },
-          },
+          opts: coalescedJobOptions({ key: collectionChangedJobId(collectionId), windowMs }),
         })),
       );
     },
