@@ -16,9 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApiKey, createDb } from '@mdq/db';
+import { createApiKey, createDb, MAIN_CHECKPOINT, readCheckpoint } from '@mdq/db';
 import { metricValues, scrape, spawnGrowingDevnet, spawnMdq, until, untilRunning } from '@mdq/faults';
-import pg from 'pg';
 import { cloneBenchDatabase } from './api-dataset';
 import { type Ask, asksOf, loadAsks, type Result, startServer } from './api-load';
 import { type Endpoint, sampleEndpoints } from './api-mix';
@@ -47,20 +46,11 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
   console.log(
     `${sequence.length.toLocaleString('en-US')} requests over ${new Set(sequence.map(askKey)).size.toLocaleString('en-US')} distinct ones, ${endpoints.length} endpoints`,
   );
-  const keyDb = createDb(database.url, { max: 1 });
-  const { key } = await createApiKey(keyDb, { name: 'bench', rateLimitPerMinute: 1_000_000_000 });
-  await keyDb.destroy();
+  // One connection of the bench's own: the key, then the indexer's checkpoint as the chain moves.
+  const db = createDb(database.url, { max: 1 });
+  const { key } = await createApiKey(db, { name: 'bench', rateLimitPerMinute: 1_000_000_000 });
   const headers = { 'x-api-key': key };
-  const checkpoint = new pg.Client({ connectionString: database.url });
-  await checkpoint.connect();
-  const indexedVersion = async () =>
-    Number(
-      (
-        await checkpoint.query<{ v: string }>(
-          `SELECT last_version::text AS v FROM indexer_checkpoints WHERE name = 'main'`,
-        )
-      ).rows[0]?.v ?? -1,
-    );
+  const indexedVersion = async () => (await readCheckpoint(db, MAIN_CHECKPOINT)) ?? -1;
 
   // The chain the database holds, served again and growing (the same generator, seed and size).
   const grown = spawnGrowingDevnet({
@@ -109,11 +99,9 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
         headers,
         amount: distinct.length,
         onResponse: (ask, status) => {
-          if (status !== 200)
-            failures.set(
-              `${status} ${ask.path.split('?')[0]}`,
-              (failures.get(`${status} ${ask.path.split('?')[0]}`) ?? 0) + 1,
-            );
+          if (status === 200) return;
+          const what = `${status} ${ask.path.split('?')[0]}`;
+          failures.set(what, (failures.get(what) ?? 0) + 1);
         },
       });
       for (const [what, n] of failures) console.log(`warm-up: ${n} × ${what}`);
@@ -156,7 +144,7 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
     }
   } finally {
     await Promise.all(processes.reverse().map((p) => p.stop()));
-    await checkpoint.end();
+    await db.destroy();
     await database.drop();
   }
   const table = [

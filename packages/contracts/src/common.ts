@@ -7,6 +7,9 @@ export const LongAddress = Type.String({ description: 'AIP-40 long form: 0x + 64
 export const U64Out = Type.String({ description: 'u64 in the smallest unit, decimal string' });
 export const IsoTime = Type.String({ format: 'date-time', description: 'ISO-8601 UTC' });
 export const Name = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
+/** A lootbox id in a request: a non-negative integer JavaScript holds exactly. */
+export const LootboxId = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

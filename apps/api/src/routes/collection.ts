@@ -6,6 +6,7 @@ import {
   HistoryBucket,
   IsoTime,
   LongAddress,
+  LootboxId,
   Name,
   Nullable,
   Trader,
@@ -39,13 +40,7 @@ const CollectionSelector = {
   collectionId: Type.Optional(Address('collection id (v2 collection address or v1 collection id)')),
   creator: Type.Optional(Address('creator address of the collection (with collection)')),
   collection: Type.Optional(Name('collection name (with creator)')),
-  lootboxId: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      description: 'the lootbox of the collection',
-    }),
-  ),
+  lootboxId: Type.Optional(LootboxId('the lootbox of the collection')),
 };
 
 const IncludeFlagged = Type.Boolean({

@@ -7,6 +7,7 @@ import {
   IsoTime,
   ListingCard,
   ListOf,
+  LootboxId,
   Name,
   Nullable,
   One,
@@ -46,13 +47,7 @@ const ListingCardQuery = Type.Object({
 const PairOrLootboxQuery = Type.Object({
   creator: Type.Optional(Address('creator address of the collection (with collection)')),
   collection: Type.Optional(Name('collection name (with creator)')),
-  lootboxId: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      description: 'alternative to creator + collection',
-    }),
-  ),
+  lootboxId: Type.Optional(LootboxId('alternative to creator + collection')),
   ...pageQuery(20),
 });
 

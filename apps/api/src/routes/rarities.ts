@@ -3,6 +3,7 @@ import {
   Address,
   ERRORS,
   ListOf,
+  LootboxId,
   LootboxTier,
   Name,
   One,
@@ -18,7 +19,7 @@ import { foundLootbox, inKnownCollections } from '../lib/resolve';
 import type { RouteDeps } from './deps';
 
 const LootboxIdQuery = Type.Object({
-  lootboxId: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'lootbox id' }),
+  lootboxId: LootboxId('lootbox id'),
 });
 
 const RaritiesByCollectionQuery = Type.Object({

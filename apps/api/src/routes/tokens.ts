@@ -5,6 +5,7 @@ import {
   CollectionFacts,
   ERRORS,
   ListOf,
+  LootboxId,
   Name,
   One,
   pageQuery,
@@ -36,11 +37,6 @@ const PropertyVersion = Type.String({
   default: '0',
   description: 'v1 property version',
 });
-const LootboxId = Type.Integer({
-  minimum: 0,
-  maximum: Number.MAX_SAFE_INTEGER,
-  description: 'numeric lootbox id',
-});
 
 const BalancesQuery = Type.Object({
   address: Address('wallet address (required: an unscoped balance dump would be unbounded)'),
@@ -54,7 +50,7 @@ const BalancesQuery = Type.Object({
   ...pageQuery(100),
 });
 
-const LootboxIdQuery = Type.Object({ lootboxId: LootboxId, ...pageQuery(100) });
+const LootboxIdQuery = Type.Object({ lootboxId: LootboxId('numeric lootbox id'), ...pageQuery(100) });
 
 const CollectionPairQuery = Type.Object({
   creator: Address('creator address of the collection'),
