@@ -19,7 +19,7 @@ import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/errors';
 import { ReadStateSource, registerFreshnessHeaders } from './plugins/freshness';
 import { createKeyCache, type KeyCacheOptions } from './plugins/key-cache';
-import { registerLoadShedding } from './plugins/load-shedding';
+import { createLoadGate } from './plugins/load-shedding';
 import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
@@ -77,7 +77,13 @@ export interface AppOptions {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const readDb = options.readDb ?? options.db;
+  // Load shedding is the server's door: refused requests never reach Fastify.
+  const gate = options.overload
+    ? createLoadGate({ ...options.overload, pools: poolsOf(options.db, readDb) })
+    : undefined;
   const app = Fastify({
+    ...(gate ? { serverFactory: gate.serverFactory } : {}),
     ...apiLogging(options.logger),
     // Ajv defaults that the spec's parameters rely on: query strings coerced to their types,
     // defaults filled in, unknown parameters ignored rather than rejected.
@@ -87,7 +93,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const readDb = options.readDb ?? options.db;
   const now = options.clock ?? (() => new Date());
   // The replica's checkpoint, not the primary's: the headers and the response cache describe the
   // data the answers come from. One source per process serves both.
@@ -95,8 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(sensible);
   registerErrorHandler(app);
-  if (options.overload)
-    await registerLoadShedding(app, { ...options.overload, pools: poolsOf(options.db, readDb) });
+  if (gate) await gate.register(app);
   registerMetrics(app, { freshness: readState, now: () => new Date() });
   // One rule for which pages may call the API: CORS answers by it, keyed routes refuse by it.
   const origins = createOriginPolicy(options.db, { configured: options.corsOrigins ?? [] });

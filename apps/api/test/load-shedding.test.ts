@@ -8,14 +8,27 @@ import { buildApp } from '../src/index';
 
 /*
  * Overload driven deterministically, never by timing: the read pool's connections are held, so the
- * requests admitted meanwhile wait in its queue; once the queue is at the limit every other request
- * must be refused at once, while /health still answers and the held requests finish when the
- * connections come back.
+ * requests admitted meanwhile wait in its queue; once the queue is at the limit (or its oldest
+ * waiter older than the limit) every other request must be refused at once, while /health still
+ * answers and the held requests finish when the connections come back. Requests go over real
+ * HTTP: the refusals happen at the server's door, which `app.inject` does not pass.
  */
 const RETRY_AFTER = 7;
 /** Queries waiting for a read connection at which requests are refused. */
 const LIMIT = 3;
-const noShedding = { ...OVERLOAD_DEFAULTS, maxEventLoopDelayMs: 0, maxHeapMb: 0, maxDbWaiting: 0 };
+const noShedding = {
+  ...OVERLOAD_DEFAULTS,
+  maxEventLoopDelayMs: 0,
+  maxHeapMb: 0,
+  maxDbWaiting: 0,
+  maxDbWaitMs: 0,
+};
+
+interface Answer {
+  statusCode: number;
+  headers: Record<string, string>;
+  json(): unknown;
+}
 
 /** Polls `check` for up to 30 s of wall clock (a count of polls stretches without bound on a loaded machine). */
 async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
@@ -27,7 +40,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>): Pro
   throw new Error(`gave up waiting for ${what}`);
 }
 
-function expectRefused(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }) {
+function expectRefused(res: Answer) {
   expect(res.statusCode).toBe(503);
   expect(res.headers['retry-after']).toBe(String(RETRY_AFTER));
   expect(res.json()).toMatchObject({
@@ -61,12 +74,26 @@ describe('API load shedding', () => {
     dbs.push(db);
     return db;
   };
-  const ranking = () =>
-    app!.inject({ url: '/local/api/rankings/recent-added', headers: { 'x-api-key': key } });
+  let base = '';
+  /** Builds the app and serves it on a port of its own. */
+  const serve = async (options: Parameters<typeof buildApp>[0]) => {
+    app = await buildApp(options);
+    base = await app.listen({ host: '127.0.0.1', port: 0 });
+  };
+  const get = async (path: string, headers: Record<string, string> = {}): Promise<Answer> => {
+    const res = await fetch(`${base}${path}`, { headers });
+    const text = await res.text();
+    return {
+      statusCode: res.status,
+      headers: Object.fromEntries(res.headers),
+      json: () => JSON.parse(text),
+    };
+  };
+  const ranking = () => get('/local/api/rankings/recent-added', { 'x-api-key': key });
 
   it('refuses what would queue behind a full pool, keeps /health, and serves again once it drains', async () => {
     const readDb = open({ max: 2 });
-    app = await buildApp({
+    await serve({
       db: open({ max: 4 }),
       readDb,
       network: 'local',
@@ -81,11 +108,11 @@ describe('API load shedding', () => {
     // Requests admitted one after the other until the queue is at the limit (each /ready reading is
     // one query in the queue). Counted as the queue grows, not to an exact number: on a loaded
     // machine another reading of the app's can be waiting too, and then fewer are admitted.
-    const admitted: Promise<{ statusCode: number }>[] = [];
+    const admitted: Promise<Answer>[] = [];
     try {
       while (pool.waitingCount < LIMIT) {
         const before = pool.waitingCount;
-        const request = app.inject({ url: '/ready' });
+        const request = get('/ready');
         let answered = false;
         void request.then(() => {
           answered = true;
@@ -96,7 +123,7 @@ describe('API load shedding', () => {
       expect(admitted.length).toBeGreaterThan(0);
       // The queue is at the limit: everything else is refused at once (these resolve while the
       // connections are still held, so none of them waited for one).
-      const refused = await Promise.all([ranking(), ranking(), app.inject({ url: '/ready' })]);
+      const refused = await Promise.all([ranking(), ranking(), get('/ready')]);
       for (const res of refused) expectRefused(res);
       expect(refused[0]!.json()).toMatchObject({
         message: `the database is busy; retry after ${RETRY_AFTER} s`,
@@ -106,8 +133,8 @@ describe('API load shedding', () => {
       // reading older than the read-state source keeps one (250 ms), the lag gauges of /metrics
       // answer from it (a scrape once waited here until the connections came back).
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
-      expect((await app.inject({ url: '/metrics' })).statusCode).toBe(200);
+      expect((await get('/health')).statusCode).toBe(200);
+      expect((await get('/metrics')).statusCode).toBe(200);
     } finally {
       for (const client of held) client.release();
     }
@@ -116,8 +143,41 @@ describe('API load shedding', () => {
     expect((await ranking()).statusCode).toBe(200);
   });
 
+  it('refuses once the oldest query has waited past the limit, however short the queue', async () => {
+    const readDb = open({ max: 1 });
+    await serve({
+      db: open({ max: 2 }),
+      readDb,
+      network: 'local',
+      cacheEntries: 0,
+      overload: { ...noShedding, maxDbWaitMs: 200, retryAfterSeconds: RETRY_AFTER },
+    });
+    expect((await ranking()).statusCode).toBe(200);
+    const pool = poolOf(readDb);
+    const held = await pool.connect();
+    let admitted: Promise<Answer> | undefined;
+    try {
+      // One reading waits for the only connection; once it has waited longer than the limit (the
+      // queue's length is not a limit here), requests are refused.
+      admitted = get('/ready');
+      await until('the reading in the queue', () => pool.waitingCount > 0);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(pool.waitingCount).toBe(1);
+      const refused = await ranking();
+      expectRefused(refused);
+      expect(refused.json()).toMatchObject({ message: `the database is busy; retry after ${RETRY_AFTER} s` });
+      expect((await get('/health')).statusCode).toBe(200);
+      const metrics = await fetch(`${base}/metrics`).then((res) => res.text());
+      expect(metrics).toMatch(/^mdq_api_shed_total\{signal="database"\} [1-9]/m);
+    } finally {
+      held.release();
+    }
+    expect((await admitted).statusCode).toBe(200);
+    expect((await ranking()).statusCode).toBe(200);
+  });
+
   it('ends a statement past the statement timeout with a 503 and retry-after', async () => {
-    app = await buildApp({
+    await serve({
       db: open({ max: 2 }),
       readDb: open({ max: 2, statementTimeoutMs: 300 }),
       network: 'local',
@@ -133,7 +193,7 @@ describe('API load shedding', () => {
       const res = await ranking();
       expectRefused(res);
       expect(res.json()).toMatchObject({ message: 'the database took too long to answer; retry shortly' });
-      expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+      expect((await get('/health')).statusCode).toBe(200);
       await locker.query('ROLLBACK');
       expect((await ranking()).statusCode).toBe(200);
     } finally {
@@ -142,7 +202,7 @@ describe('API load shedding', () => {
   });
 
   it('refuses requests while the event loop is blocked and recovers after', async () => {
-    app = await buildApp({
+    await serve({
       db: open({ max: 2 }),
       network: 'local',
       cacheEntries: 0,
@@ -158,7 +218,7 @@ describe('API load shedding', () => {
     await until('a refusal after the block', async () => {
       const res = await ranking();
       if (res.statusCode === 503) refusal = res;
-      expect((await app!.inject({ url: '/health' })).statusCode).toBe(200);
+      expect((await get('/health')).statusCode).toBe(200);
       return refusal !== undefined;
     });
     expectRefused(refusal!);
@@ -167,7 +227,7 @@ describe('API load shedding', () => {
   });
 
   it('refuses requests past the heap limit, in the error envelope', async () => {
-    app = await buildApp({
+    await serve({
       db: open({ max: 2 }),
       network: 'local',
       overload: { ...noShedding, maxHeapMb: 1, retryAfterSeconds: RETRY_AFTER },
@@ -182,6 +242,6 @@ describe('API load shedding', () => {
     expect(refusal!.json()).toMatchObject({
       message: `the API is short of memory; retry after ${RETRY_AFTER} s`,
     });
-    expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+    expect((await get('/health')).statusCode).toBe(200);
   });
 });

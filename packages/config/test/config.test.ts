@@ -59,6 +59,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).overload).toEqual({
       maxEventLoopDelayMs: 200,
       maxHeapMb: undefined,
+      maxDbWaitMs: 50,
       maxDbWaiting: 100,
       retryAfterSeconds: 2,
       statementTimeoutMs: 10_000,
@@ -68,6 +69,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MDQ_SHED_DB_WAITING: '-1' })).toThrow(
       /MDQ_SHED_DB_WAITING must be an integer from 0/,
     );
+    expect(loadConfig({ MDQ_SHED_DB_WAIT_MS: '0' }).overload.maxDbWaitMs).toBe(0);
+    expect(() => loadConfig({ MDQ_SHED_DB_WAIT_MS: 'soon' })).toThrow(/MDQ_SHED_DB_WAIT_MS/);
   });
 
   it('reads the retention block, refusing an hourly retention shorter than the 30-day windows', () => {

@@ -35,6 +35,18 @@ export const responseCacheAnswers = new Counter({
   registers: [registry],
 });
 
+/**
+ * Requests the API refused at its door under overload (503 + retry-after), by signal: `database`
+ * (the pool's queue), `event_loop` or `heap`. They never reach a route, so they are not in
+ * mdq_http_requests_total.
+ */
+export const apiShed = new Counter({
+  name: 'mdq_api_shed_total',
+  help: 'Requests refused before routing under overload, by signal',
+  labelNames: ['signal'] as const,
+  registers: [registry],
+});
+
 export const indexerBatchDuration = new Histogram({
   name: 'mdq_indexer_batch_duration_seconds',
   help: 'Time to decode and commit one batch (rows and checkpoint in one transaction)',

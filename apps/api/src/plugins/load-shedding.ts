@@ -1,11 +1,15 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { OverloadConfig } from '@mdq/config';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createFailureLog } from '@mdq/log';
+import { apiShed } from '@mdq/telemetry';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import { body } from './errors';
+import { watchPoolQueue } from './pool-queue';
 
-/** Routes that answer under any load: liveness for the orchestrator, metrics for the operator. */
+/** Paths that answer under any load: liveness for the orchestrator, metrics for the operator. */
 const NEVER_SHED = new Set(['/health', '/metrics']);
 
 // How often event-loop delay and heap are sampled: a pressure that starts is seen within this.
@@ -16,61 +20,134 @@ export interface LoadSheddingOptions extends Omit<OverloadConfig, 'statementTime
   pools: readonly pg.Pool[];
 }
 
-/**
- * Refuses a request at once, before auth (a key lookup) or a database connection, when the process
- * is past a limit: mean event-loop delay or heap (sampled by @fastify/under-pressure), or queries
- * already waiting for a connection of the API's pools (read at each request: the pool's queue is
- * what a new request would join, and reading it costs nothing). Everything admitted has at most
- * `maxDbWaiting` queries ahead of it, so it finishes in bounded time; everything else is a 503
- * with `retry-after` in the error envelope, well before a client would time out.
- */
-export async function registerLoadShedding(
-  app: FastifyInstance,
-  options: LoadSheddingOptions,
-): Promise<void> {
-  // Sent as text: the envelope, whatever a route's own 503 schema is (/ready's is its report).
-  const refuse = (reply: FastifyReply, message: string) =>
-    reply
-      .status(503)
-      .header('retry-after', String(options.retryAfterSeconds))
-      .type('application/json; charset=utf-8')
-      .send(
-        JSON.stringify(
-          body(503, 'SERVICE_UNAVAILABLE', `${message}; retry after ${options.retryAfterSeconds} s`),
-        ),
-      );
-  const exempt = (request: FastifyRequest) => NEVER_SHED.has(request.routeOptions.url ?? '');
+type Signal = 'database' | 'event_loop' | 'heap';
 
+const MESSAGES: Record<Signal, string> = {
+  database: 'the database is busy',
+  event_loop: 'the API is overloaded',
+  heap: 'the API is short of memory',
+};
+
+/** Fastify's `serverFactory`: the HTTP server, given Fastify's request handler. */
+type ServerFactory = NonNullable<FastifyServerOptions['serverFactory']>;
+
+/** The door of the API under overload: built before the app (its server), armed once the app exists. */
+export interface LoadGate {
+  serverFactory: ServerFactory;
+  /** Samples event-loop delay and heap on the app, and sets the 503s' `retry-after`. */
+  register(app: FastifyInstance): Promise<void>;
+}
+
+/**
+ * Refuses a request at the door, before Fastify routes it, logs it, authenticates it or gives it
+ * a database connection, when the process is past a limit: the oldest query waiting for a
+ * connection has waited `maxDbWaitMs` (or `maxDbWaiting` queries wait), or the sampled mean
+ * event-loop delay or heap is past its limit. A refusal costs the server a few microseconds (a
+ * prepared 503 in the error envelope with `retry-after`), so a crowd of clients retrying at once
+ * cannot take the CPU the admitted requests need, which a refusal that ran Fastify's hooks and
+ * wrote two log lines did (docs/RELIABILITY.md, "Overload"). Refusals are counted in
+ * `mdq_api_shed_total{signal}` and logged as one line per signal per 10 s with their number.
+ *
+ * Admitting by the queue's age, not its length, bounds what an admitted request waits whatever
+ * its statements cost. Only real HTTP goes through the gate: `app.inject` calls Fastify directly.
+ */
+export function createLoadGate(options: LoadSheddingOptions): LoadGate {
+  const queue = watchPoolQueue(options.pools);
   const maxHeapBytes =
     options.maxHeapMb === undefined
       ? Math.floor(getHeapStatistics().heap_size_limit * 0.9)
       : options.maxHeapMb * 1024 * 1024;
-  await app.register(underPressure, {
-    sampleInterval: SAMPLE_INTERVAL_MS,
-    maxEventLoopDelay: options.maxEventLoopDelayMs,
-    maxHeapUsedBytes: maxHeapBytes,
-    // The plugin's own 503 body is not the API's envelope, hence a handler for every refusal. It
-    // lets the request go on either way; Fastify runs nothing further for a reply already sent.
-    pressureHandler: (request, reply, type) => {
-      if (exempt(request)) return;
-      refuse(reply, type === 'heapUsedBytes' ? 'the API is short of memory' : 'the API is overloaded');
-    },
+  let sampled: () => { eventLoopDelay: number; heapUsed: number } = () => ({
+    eventLoopDelay: 0,
+    heapUsed: 0,
   });
+  let log: FastifyInstance['log'] | undefined;
+  const repeats = createFailureLog();
 
-  // Every 503 says when to come back: the database outage and statement-timeout answers of the
-  // error handler as well as the refusals here.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) {
-      reply.header('retry-after', String(options.retryAfterSeconds));
-    }
-    return payload;
-  });
+  const signal = (): Signal | null => {
+    if (options.maxDbWaitMs > 0 && queue.oldestWaitMs() >= options.maxDbWaitMs) return 'database';
+    if (options.maxDbWaiting > 0 && queue.waiting() >= options.maxDbWaiting) return 'database';
+    const { eventLoopDelay, heapUsed } = sampled();
+    if (options.maxEventLoopDelayMs > 0 && eventLoopDelay > options.maxEventLoopDelayMs) return 'event_loop';
+    if (options.maxHeapMb !== 0 && heapUsed > maxHeapBytes) return 'heap';
+    return null;
+  };
 
-  if (options.maxDbWaiting > 0) {
-    app.addHook('onRequest', async (request, reply) => {
-      if (exempt(request)) return;
-      const waiting = options.pools.reduce((sum, pool) => sum + pool.waitingCount, 0);
-      if (waiting >= options.maxDbWaiting) return refuse(reply, 'the database is busy');
+  // One prepared answer per signal: the envelope every route's errors use, whatever a route's own
+  // 503 schema is (/ready's is its report).
+  const answers = Object.fromEntries(
+    (Object.keys(MESSAGES) as Signal[]).map((s) => [
+      s,
+      Buffer.from(
+        JSON.stringify(
+          body(503, 'SERVICE_UNAVAILABLE', `${MESSAGES[s]}; retry after ${options.retryAfterSeconds} s`),
+        ),
+      ),
+    ]),
+  ) as Record<Signal, Buffer>;
+
+  const refuse = (request: IncomingMessage, response: ServerResponse, s: Signal) => {
+    apiShed.inc({ signal: s });
+    repeats.report(s, ({ count }) =>
+      log?.warn({ signal: s, refused: count }, `shedding load: ${MESSAGES[s]}`),
+    );
+    // A refused request's body (a GraphQL POST) is read and dropped, so the connection stays usable.
+    request.resume();
+    response.writeHead(503, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': answers[s].length,
+      'retry-after': String(options.retryAfterSeconds),
+      'cache-control': 'no-store',
+      // A page's script may read the refusal and its retry-after: it carries no data.
+      ...(request.headers.origin
+        ? { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after' }
+        : {}),
     });
-  }
+    response.end(answers[s]);
+  };
+
+  const exempt = (request: IncomingMessage) => {
+    // Preflights touch no database, and a refused one would read as a CORS failure in the page.
+    if (request.method === 'OPTIONS') return true;
+    const url = request.url ?? '/';
+    const end = url.indexOf('?');
+    const path = end === -1 ? url : url.slice(0, end);
+    return NEVER_SHED.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+  };
+
+  return {
+    serverFactory: (handler, serverOptions) => {
+      const server: Server = createServer((request, response) => {
+        const s = exempt(request) ? null : signal();
+        if (s) refuse(request, response, s);
+        else handler(request, response);
+      });
+      // What Fastify sets on a server it creates itself (its options, with its defaults filled in).
+      const timeouts = serverOptions as {
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+      };
+      server.keepAliveTimeout = timeouts.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = timeouts.requestTimeout ?? 0;
+      server.setTimeout(timeouts.connectionTimeout ?? 0);
+      return server;
+    },
+    async register(app) {
+      log = app.log;
+      // @fastify/under-pressure samples event-loop delay and heap; without limits of its own it
+      // adds no hook, and the gate reads its samples.
+      await app.register(underPressure, { sampleInterval: SAMPLE_INTERVAL_MS });
+      sampled = () => app.memoryUsage();
+      app.addHook('onClose', async () => repeats.close());
+      // Every 503 says when to come back: the database outage and statement-timeout answers of
+      // the error handler as well as the refusals at the door.
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) {
+          reply.header('retry-after', String(options.retryAfterSeconds));
+        }
+        return payload;
+      });
+    },
+  };
 }
