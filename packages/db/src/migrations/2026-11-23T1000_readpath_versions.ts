@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createFunctions } from '../functions';
 
 /*
  * A write counter for the data the API reads, so that a response cached under it is never stale
@@ -32,13 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     source text NOT NULL, backend int NOT NULL, version bigint NOT NULL, PRIMARY KEY (source, backend))`.execute(
     db,
   );
-  await sql`
-    CREATE OR REPLACE FUNCTION bump_read_version() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      INSERT INTO read_versions (source, backend, version) VALUES (TG_TABLE_NAME, pg_backend_pid(), 1)
-        ON CONFLICT (source, backend) DO UPDATE SET version = read_versions.version + 1;
-      RETURN NULL;
-    END $$`.execute(db);
+  await createFunctions(db, 'bump_read_version');
   const { rows } = await sql<{ name: string }>`
     SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`.execute(
     db,

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { functionSql } from '../functions';
 
 /*
  * Lootbox revenue per (lootbox, payment coin, UTC day), kept by the database in the writing
@@ -32,7 +33,8 @@ const TRIGGERS = (
   drop: `DROP TRIGGER IF EXISTS lootbox_purchases_days_${event} ON lootbox_purchases`,
 }));
 
-const UP = [
+/** A function, not a list: the function files are read when the migration runs, not on import. */
+const UP = (): string[] => [
   `CREATE TABLE IF NOT EXISTS lootbox_revenue_days (
     lootbox_id bigint NOT NULL,
     coin_type text NOT NULL,
@@ -42,55 +44,9 @@ const UP = [
     purchases bigint NOT NULL,
     PRIMARY KEY (lootbox_id, coin_type, day)
   )`,
-  `CREATE OR REPLACE FUNCTION lootbox_revenue_days_rebuild() RETURNS void LANGUAGE plpgsql AS $$
-   BEGIN
-     DELETE FROM lootbox_revenue_days;
-     INSERT INTO lootbox_revenue_days (lootbox_id, coin_type, day, amount, quantity, purchases)
-     SELECT lootbox_id, coin_type, (transaction_timestamp AT TIME ZONE 'UTC')::date,
-            sum(amount_paid), sum(quantity), count(*)
-       FROM lootbox_purchases GROUP BY 1, 2, 3;
-   END $$`,
-  `CREATE OR REPLACE FUNCTION lootbox_revenue_days_on_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     PERFORM lootbox_revenue_days_rebuild();
-     RETURN NULL;
-   END $$`,
-  // One row per touched day, summed before it is applied, in key order (concurrent writers lock
-  // the rows in the same order). The transition tables a statement's event does not hand over are
-  // not visible to the function, so each branch names only the ones its event has.
-  `CREATE OR REPLACE FUNCTION lootbox_revenue_days_on_change() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     IF TG_OP = 'INSERT' THEN
-       INSERT INTO lootbox_revenue_days AS d (lootbox_id, coin_type, day, amount, quantity, purchases)
-       SELECT lootbox_id, coin_type, (transaction_timestamp AT TIME ZONE 'UTC')::date,
-              sum(amount_paid), sum(quantity), count(*)
-         FROM new_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-       ON CONFLICT (lootbox_id, coin_type, day) DO UPDATE SET
-         amount = d.amount + excluded.amount, quantity = d.quantity + excluded.quantity,
-         purchases = d.purchases + excluded.purchases;
-     ELSIF TG_OP = 'DELETE' THEN
-       INSERT INTO lootbox_revenue_days AS d (lootbox_id, coin_type, day, amount, quantity, purchases)
-       SELECT lootbox_id, coin_type, (transaction_timestamp AT TIME ZONE 'UTC')::date,
-              -sum(amount_paid), -sum(quantity), -count(*)
-         FROM old_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-       ON CONFLICT (lootbox_id, coin_type, day) DO UPDATE SET
-         amount = d.amount + excluded.amount, quantity = d.quantity + excluded.quantity,
-         purchases = d.purchases + excluded.purchases;
-     ELSE
-       INSERT INTO lootbox_revenue_days AS d (lootbox_id, coin_type, day, amount, quantity, purchases)
-       SELECT lootbox_id, coin_type, day, sum(amount), sum(quantity), sum(purchases) FROM (
-         SELECT lootbox_id, coin_type, (transaction_timestamp AT TIME ZONE 'UTC')::date AS day,
-                amount_paid AS amount, quantity, 1 AS purchases FROM new_rows
-         UNION ALL
-         SELECT lootbox_id, coin_type, (transaction_timestamp AT TIME ZONE 'UTC')::date,
-                -amount_paid, -quantity, -1 FROM old_rows) x
-        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-       ON CONFLICT (lootbox_id, coin_type, day) DO UPDATE SET
-         amount = d.amount + excluded.amount, quantity = d.quantity + excluded.quantity,
-         purchases = d.purchases + excluded.purchases;
-     END IF;
-     RETURN NULL;
-   END $$`,
+  functionSql('lootbox_revenue_days_rebuild'),
+  functionSql('lootbox_revenue_days_on_truncate'),
+  functionSql('lootbox_revenue_days_on_change'),
   ...TRIGGERS.map((t) => t.create),
   'SELECT lootbox_revenue_days_rebuild()',
   `CREATE INDEX IF NOT EXISTS lootbox_purchases_lootbox_covering
@@ -112,7 +68,7 @@ const DOWN = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of UP) await sql.raw(statement).execute(db);
+  for (const statement of UP()) await sql.raw(statement).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { functionSql } from '../functions';
 
 /*
  * Token search from name stems (issues #20 and #22; docs/PERFORMANCE.md, "Search from name stems").
@@ -37,91 +38,19 @@ const TRIGGERS = (
   drop: `DROP TRIGGER IF EXISTS tokens_name_stems_${event} ON tokens`,
 }));
 
-const UP = [
-  // Digits are ASCII digits only: a name ending in other numerals keeps them in its stem.
-  `CREATE OR REPLACE FUNCTION token_name_stem(name text) RETURNS text
-     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT regexp_replace(lower(name), '[0-9]+$', '') $$`,
-  // The least text above every text that starts with p, in byte order (text_pattern_ops, ~<~): p
-  // with its last character replaced by the next code point (none lies between U+D7FF and U+E000
-  // in UTF-8), dropping trailing U+10FFFF. A prefix search reads [p, this) of a lower(name) btree
-  // with parameters, so a prepared statement's generic plan bounds the range, which LIKE 'p%' does
-  // only for a constant. NULL (no range) only for a text of U+10FFFF alone.
-  `CREATE OR REPLACE FUNCTION text_prefix_upper(p text) RETURNS text
-   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
-   DECLARE
-     c integer;
-   BEGIN
-     WHILE p <> '' LOOP
-       c := ascii(right(p, 1));
-       p := left(p, -1);
-       IF c < 1114111 THEN
-         RETURN p || chr(CASE WHEN c = 55295 THEN 57344 ELSE c + 1 END);
-       END IF;
-     END LOOP;
-     RETURN NULL;
-   END $$`,
+/** A function, not a list: the function files are read when the migration runs, not on import. */
+const UP = (): string[] => [
+  functionSql('token_name_stem'),
+  functionSql('text_prefix_upper'),
   `CREATE TABLE IF NOT EXISTS token_name_stems (
     stem text PRIMARY KEY,
     live_count integer NOT NULL
   )`,
   'CREATE INDEX IF NOT EXISTS token_name_stems_trgm ON token_name_stems USING gin (stem gin_trgm_ops)',
-  // Deltas are summed per stem and applied in stem order (concurrent writers lock rows in the same
-  // order); a statement whose deltas cancel out (most token updates: a transfer's facts, a
-  // collection name filled in) writes nothing.
-  `CREATE OR REPLACE FUNCTION token_name_stems_apply(stems text[], deltas integer[]) RETURNS void
-   LANGUAGE plpgsql AS $$
-   BEGIN
-     IF cardinality(stems) = 0 THEN RETURN; END IF;
-     INSERT INTO token_name_stems AS s (stem, live_count)
-     SELECT d.stem, sum(d.delta)::int FROM unnest(stems, deltas) d(stem, delta)
-      GROUP BY 1 HAVING sum(d.delta) <> 0
-      ORDER BY 1
-     ON CONFLICT (stem) DO UPDATE SET live_count = s.live_count + excluded.live_count;
-     -- Only a rename or a burn takes a token out of a stem: then a stem left with no live token goes.
-     IF EXISTS (SELECT 1 FROM unnest(deltas) d WHERE d < 0) THEN
-       DELETE FROM token_name_stems WHERE stem = ANY(stems) AND live_count = 0;
-     END IF;
-   END $$`,
-  `CREATE OR REPLACE FUNCTION token_name_stems_rebuild() RETURNS void LANGUAGE plpgsql AS $$
-   BEGIN
-     DELETE FROM token_name_stems;
-     INSERT INTO token_name_stems (stem, live_count)
-     SELECT token_name_stem(token_name), count(*)::int FROM tokens WHERE NOT is_burned GROUP BY 1;
-   END $$`,
-  `CREATE OR REPLACE FUNCTION token_name_stems_on_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     PERFORM token_name_stems_rebuild();
-     RETURN NULL;
-   END $$`,
-  `CREATE OR REPLACE FUNCTION token_name_stems_on_tokens() RETURNS trigger LANGUAGE plpgsql AS $$
-   DECLARE
-     s text[];
-     d integer[];
-   BEGIN
-     IF TG_OP = 'INSERT' THEN
-       SELECT array_agg(stem), array_agg(delta) INTO s, d FROM (
-         SELECT token_name_stem(token_name) AS stem, count(*)::int AS delta FROM new_rows
-          WHERE NOT is_burned GROUP BY 1) x;
-     ELSIF TG_OP = 'DELETE' THEN
-       SELECT array_agg(stem), array_agg(delta) INTO s, d FROM (
-         SELECT token_name_stem(token_name) AS stem, -count(*)::int AS delta FROM old_rows
-          WHERE NOT is_burned GROUP BY 1) x;
-     ELSE
-       -- Most token updates keep the name and the burn flag: the join finds nothing to move.
-       SELECT array_agg(stem), array_agg(delta) INTO s, d FROM (
-         SELECT stem, sum(delta)::int AS delta FROM (
-           SELECT token_name_stem(o.token_name) AS stem, -1 AS delta
-             FROM old_rows o JOIN new_rows n ON n.token_data_id = o.token_data_id
-            WHERE NOT o.is_burned AND (n.is_burned OR n.token_name <> o.token_name)
-           UNION ALL
-           SELECT token_name_stem(n.token_name), 1
-             FROM old_rows o JOIN new_rows n ON n.token_data_id = o.token_data_id
-            WHERE NOT n.is_burned AND (o.is_burned OR n.token_name <> o.token_name)) m
-          GROUP BY 1) x;
-     END IF;
-     PERFORM token_name_stems_apply(coalesce(s, '{}'), coalesce(d, '{}'));
-     RETURN NULL;
-   END $$`,
+  functionSql('token_name_stems_apply'),
+  functionSql('token_name_stems_rebuild'),
+  functionSql('token_name_stems_on_truncate'),
+  functionSql('token_name_stems_on_tokens'),
   ...TRIGGERS.map((t) => t.create),
   'SELECT token_name_stems_rebuild()',
   // Statistics now, so the first searches are planned for a table of this size, not a default guess.
@@ -143,7 +72,7 @@ const DOWN = [
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const statement of UP) await sql.raw(statement).execute(db);
+  for (const statement of UP()) await sql.raw(statement).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

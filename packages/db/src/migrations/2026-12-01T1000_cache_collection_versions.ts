@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { createFunctions } from '../functions';
 
 /*
  * Finer write counters for the API's response cache (apps/api plugins/response-cache.ts), so an
@@ -69,58 +70,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     collection_id text NOT NULL, source text NOT NULL, backend int NOT NULL, version bigint NOT NULL,
     PRIMARY KEY (collection_id, source, backend))`.execute(db);
 
-  // For bulk rewrites the triggers do not see (rarity rebuild), and for TRUNCATE ('*').
-  await sql`
-    CREATE OR REPLACE FUNCTION bump_collection_versions(table_name text, ids text[]) RETURNS void
-    LANGUAGE sql AS $$
-      INSERT INTO read_collection_versions (collection_id, source, backend, version)
-      SELECT DISTINCT id, table_name, pg_backend_pid(), 1 FROM unnest(ids) AS id WHERE id IS NOT NULL
-      ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1
-    $$`.execute(db);
-
-  // One function for every table: plpgsql keeps a compiled copy per trigger relation, so each
-  // table's transition tables have their own row type; a branch is only planned when it runs.
-  await sql`
-    CREATE OR REPLACE FUNCTION bump_collection_version() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'TRUNCATE' THEN
-        PERFORM bump_collection_versions(TG_TABLE_NAME, ARRAY['*']);
-        IF TG_TABLE_NAME = 'collections' THEN PERFORM bump_collection_versions('collections:name', ARRAY['*']); END IF;
-      ELSIF TG_OP = 'INSERT' THEN
-        INSERT INTO read_collection_versions (collection_id, source, backend, version)
-        SELECT DISTINCT collection_id, TG_TABLE_NAME, pg_backend_pid(), 1 FROM new_rows WHERE collection_id IS NOT NULL
-        ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1;
-      ELSIF TG_OP = 'UPDATE' THEN
-        INSERT INTO read_collection_versions (collection_id, source, backend, version)
-        SELECT collection_id, TG_TABLE_NAME, pg_backend_pid(), 1
-          FROM (SELECT collection_id FROM old_rows UNION SELECT collection_id FROM new_rows) AS touched
-         WHERE collection_id IS NOT NULL
-        ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1;
-      ELSE
-        INSERT INTO read_collection_versions (collection_id, source, backend, version)
-        SELECT DISTINCT collection_id, TG_TABLE_NAME, pg_backend_pid(), 1 FROM old_rows WHERE collection_id IS NOT NULL
-        ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1;
-      END IF;
-      RETURN NULL;
-    END $$`.execute(db);
-
-  // The (creator, name) pairs a statement on `collections` touched, old and new.
-  await sql`
-    CREATE OR REPLACE FUNCTION bump_collection_name_version() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'INSERT' THEN
-        PERFORM bump_collection_versions('collections:name',
-          ARRAY(SELECT creator_address || '/' || collection_name FROM new_rows));
-      ELSIF TG_OP = 'UPDATE' THEN
-        PERFORM bump_collection_versions('collections:name',
-          ARRAY(SELECT creator_address || '/' || collection_name FROM old_rows
-                UNION SELECT creator_address || '/' || collection_name FROM new_rows));
-      ELSE
-        PERFORM bump_collection_versions('collections:name',
-          ARRAY(SELECT creator_address || '/' || collection_name FROM old_rows));
-      END IF;
-      RETURN NULL;
-    END $$`.execute(db);
+  await createFunctions(
+    db,
+    'bump_collection_versions',
+    'bump_collection_version',
+    'bump_collection_name_version',
+  );
 
   for (const name of COLLECTION_VERSIONED) {
     // Transition tables allow one event per trigger.
