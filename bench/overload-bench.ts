@@ -1,7 +1,7 @@
 /**
  * Overload benchmark (issue #37; run: `pnpm --filter @mdq/bench bench:overload`, `--quick` for a
  * 20,000-transaction chain, `--connections C` what the API is loaded with first (default 20),
- * `--seconds S` per phase). `mdq api` (its own process, the response cache off so that every
+ * `--seconds S` per phase, `--pool N` the API's pool, MDQ_API_POOL_SIZE). `mdq api` (its own process, the response cache off so that every
  * request reads Postgres, the configuration's shedding limits) is loaded with a mix of misses by C
  * closed loops, then by 10 × C, then by C again, while one more loop asks `/health`. Each request
  * is timed on its own, by status: the admitted answers' p99, how fast refusals come, requests that
@@ -13,10 +13,11 @@ import { cloneBenchDatabase } from './api-dataset';
 import { startServer } from './api-load';
 import { benchFlags, numberFlag } from './flags';
 
-const values = benchFlags({ connections: { type: 'string' } });
+const values = benchFlags({ connections: { type: 'string' }, pool: { type: 'string' } });
 const count = numberFlag(values, 'count', values.count, 1_000_000, 20_000);
 const seconds = numberFlag(values, 'seconds', values.seconds, 20, 8);
 const connections = numberFlag(values, 'connections', values.connections, 20);
+const poolSize = numberFlag(values, 'pool', values.pool, 20);
 const TIMEOUT_MS = 10_000;
 
 const database = await cloneBenchDatabase(count);
@@ -46,8 +47,9 @@ const path = (i: number): string => {
   }
 };
 
-const api = await startServer('api', database.url, 20, {
+const api = await startServer('api', database.url, poolSize, {
   MDQ_RATE_LIMIT: '1000000',
+  MDQ_API_POOL_SIZE: String(poolSize),
   MDQ_API_CACHE_ENTRIES: '0',
 });
 const base = api.url;
@@ -85,8 +87,48 @@ const quantile = (ms: number[], q: number) =>
     ? null
     : Number([...ms].sort((a, b) => a - b)[Math.min(ms.length - 1, Math.floor(q * ms.length))]?.toFixed(1));
 
+/**
+ * The API's own timing of its 200s (mdq_http_request_duration_seconds, summed over routes): bucket
+ * upper bound -> count. Against the loops' timing it tells where an admitted request waited: in
+ * the API (routing to answer) or before it (socket, event loop, the machine's CPU).
+ */
+async function serverBuckets(): Promise<Map<number, number>> {
+  const text = await new Promise<string>((resolve, reject) => {
+    get(`${base}/metrics`, { agent }, (res) => {
+      let out = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        out += chunk;
+      });
+      res.on('end', () => resolve(out));
+    }).on('error', reject);
+  });
+  const buckets = new Map<number, number>();
+  for (const match of text.matchAll(/^mdq_http_request_duration_seconds_bucket\{([^}]*)\} (\d+)/gm)) {
+    const labels = match[1] ?? '';
+    if (!labels.includes('status="200"') || labels.includes('route="/health"')) continue;
+    const le = /le="([^"]+)"/.exec(labels)?.[1];
+    if (le === undefined) continue;
+    const bound = le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le) * 1000;
+    buckets.set(bound, (buckets.get(bound) ?? 0) + Number(match[2]));
+  }
+  return buckets;
+}
+
+/** The bucket bound (ms) under which a quantile of the 200s between two readings fell. */
+function bucketQuantile(before: Map<number, number>, after: Map<number, number>, q: number): number | null {
+  const bounds = [...after.keys()].sort((a, b) => a - b);
+  const total = (after.get(Number.POSITIVE_INFINITY) ?? 0) - (before.get(Number.POSITIVE_INFINITY) ?? 0);
+  if (total <= 0) return null;
+  for (const bound of bounds) {
+    if ((after.get(bound) ?? 0) - (before.get(bound) ?? 0) >= q * total) return bound;
+  }
+  return null;
+}
+
 /** `loops` closed loops for `seconds`, and one loop asking /health beside them. */
 async function phase(name: string, loops: number) {
+  const server = await serverBuckets();
   const until = performance.now() + seconds * 1000;
   const samples: Sample[] = [];
   const health: Sample[] = [];
@@ -112,6 +154,10 @@ async function phase(name: string, loops: number) {
     okPerSecond: Math.round(ok.length / seconds),
     okP50Ms: quantile(ok, 0.5),
     okP99Ms: quantile(ok, 0.99),
+    ...(await serverBuckets().then((after) => ({
+      apiP50AtMostMs: bucketQuantile(server, after, 0.5),
+      apiP99AtMostMs: bucketQuantile(server, after, 0.99),
+    }))),
     refused: refused.length,
     refusedWithRetryAfter: refused.filter((s) => s.retryAfter !== null).length,
     refusedP99Ms: quantile(

@@ -37,9 +37,15 @@ export async function startApi(
   // Every statement of a request is bounded (MDQ_API_STATEMENT_TIMEOUT_MS); exports lift it for
   // their own transaction.
   const statementTimeoutMs = config.overload.statementTimeoutMs;
-  const db = options.db ?? createDb(databaseUrl, { applicationName: 'mdq-api', max: 20, statementTimeoutMs });
+  const db =
+    options.db ??
+    createDb(databaseUrl, { applicationName: 'mdq-api', max: config.apiPoolSize, statementTimeoutMs });
   const readDb = config.databaseReadUrl
-    ? createDb(config.databaseReadUrl, { applicationName: 'mdq-api-read', max: 20, statementTimeoutMs })
+    ? createDb(config.databaseReadUrl, {
+        applicationName: 'mdq-api-read',
+        max: config.apiPoolSize,
+        statementTimeoutMs,
+      })
     : undefined;
   if (config.apiKey) await ensureApiKey(db, config.apiKey, 'MDQ_API_KEY');
   const redis = options.redisUrl

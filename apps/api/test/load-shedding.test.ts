@@ -22,6 +22,7 @@ const noShedding = {
   maxHeapMb: 0,
   maxDbWaiting: 0,
   maxDbWaitMs: 0,
+  targetLatencyMs: 0,
 };
 
 interface Answer {
@@ -173,6 +174,43 @@ describe('API load shedding', () => {
       held.release();
     }
     expect((await admitted).statusCode).toBe(200);
+    expect((await ranking()).statusCode).toBe(200);
+  });
+
+  it('refuses what would pass the concurrency limit and admits again as answers come back', async () => {
+    const readDb = open({ max: 2 });
+    await serve({
+      db: open({ max: 2 }),
+      readDb,
+      network: 'local',
+      cacheEntries: 0,
+      overload: { ...noShedding, targetLatencyMs: 20, retryAfterSeconds: RETRY_AFTER },
+    });
+    const metric = async (name: string) => {
+      const text = await fetch(`${base}/metrics`).then((res) => res.text());
+      return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1]);
+    };
+    const limit = await metric('mdq_api_concurrency_limit');
+    expect(limit).toBeGreaterThan(0);
+    const pool = poolOf(readDb);
+    const held = [await pool.connect(), await pool.connect()];
+    let inFlight: Promise<Answer>[] = [];
+    try {
+      // As many requests as the limit, all waiting for a connection: no answer, so no window
+      // closes and the limit stays where it is.
+      inFlight = Array.from({ length: limit }, () => ranking());
+      await until('every request in flight', async () => (await metric('mdq_api_in_flight')) === limit);
+      const refused = await ranking();
+      expectRefused(refused);
+      expect(refused.json()).toMatchObject({
+        message: `the API is overloaded; retry after ${RETRY_AFTER} s`,
+      });
+      expect(await metric('mdq_api_shed_total{signal="concurrency"}')).toBeGreaterThan(0);
+      expect((await get('/health')).statusCode).toBe(200);
+    } finally {
+      for (const client of held) client.release();
+    }
+    for (const res of await Promise.all(inFlight)) expect(res.statusCode).toBe(200);
     expect((await ranking()).statusCode).toBe(200);
   });
 

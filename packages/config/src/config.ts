@@ -46,6 +46,11 @@ export interface Config {
   apiWorkers: number;
   /** Bodies the API's version-keyed response cache keeps per process; 0 turns it off. */
   apiCacheEntries: number;
+  /**
+   * Connections of each API process's database pool (and of its read pool). More than the
+   * database's cores can run at once only makes every statement slower: see docs/SCALING.md.
+   */
+  apiPoolSize: number;
   /** BullMQ key prefix (a Redis cluster wants a hash tag such as `{mdq}`). */
   queuePrefix: string;
   ipfsGateways: string[];
@@ -141,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     apiWorkers: readInt(env, 'MDQ_API_WORKERS', 1, 0, 64),
     apiCacheEntries: readInt(env, 'MDQ_API_CACHE_ENTRIES', 10_000, 0, 1_000_000),
+    apiPoolSize: readInt(env, 'MDQ_API_POOL_SIZE', 20, 1, 1_000),
     queuePrefix: env['MDQ_QUEUE_PREFIX']?.trim() || 'mdq',
     ipfsGateways: readList(env, 'MDQ_IPFS_GATEWAYS', DEFAULTS.ipfsGateways, (v, n) =>
       readUrl(v, n, ['http:', 'https:']),

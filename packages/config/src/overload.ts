@@ -11,6 +11,11 @@ export interface OverloadConfig {
   maxEventLoopDelayMs: number;
   /** Heap in use (MB) past which requests are refused; undefined: 90% of V8's heap limit; 0: off. */
   maxHeapMb: number | undefined;
+  /**
+   * The API's own time (ms) the fastest answers of each 100 ms should stay under: the requests it
+   * works on at once are limited to what keeps them there; 0 turns the limit off.
+   */
+  targetLatencyMs: number;
   /** How long (ms) the oldest query may have waited for a connection before requests are refused; 0: off. */
   maxDbWaitMs: number;
   /** Queries waiting for a connection of the API's pool past which requests are refused; 0: off. */
@@ -24,6 +29,7 @@ export interface OverloadConfig {
 export const OVERLOAD_DEFAULTS: OverloadConfig = {
   maxEventLoopDelayMs: 200,
   maxHeapMb: undefined,
+  targetLatencyMs: 20,
   maxDbWaitMs: 50,
   maxDbWaiting: 100,
   retryAfterSeconds: 2,
@@ -35,6 +41,7 @@ export function loadOverloadConfig(env: Env): OverloadConfig {
   return {
     maxEventLoopDelayMs: readInt(env, 'MDQ_SHED_EVENT_LOOP_DELAY_MS', d.maxEventLoopDelayMs, 0, 60_000),
     maxHeapMb: optional(env, 'MDQ_SHED_HEAP_MB', (v, n) => readInt({ [n]: v }, n, 0, 0, 1_000_000)),
+    targetLatencyMs: readInt(env, 'MDQ_SHED_TARGET_LATENCY_MS', d.targetLatencyMs, 0, 60_000),
     maxDbWaitMs: readInt(env, 'MDQ_SHED_DB_WAIT_MS', d.maxDbWaitMs, 0, 600_000),
     maxDbWaiting: readInt(env, 'MDQ_SHED_DB_WAITING', d.maxDbWaiting, 0, 100_000),
     retryAfterSeconds: readInt(env, 'MDQ_SHED_RETRY_AFTER_SECONDS', d.retryAfterSeconds, 1, 3600),

@@ -59,6 +59,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).overload).toEqual({
       maxEventLoopDelayMs: 200,
       maxHeapMb: undefined,
+      targetLatencyMs: 20,
       maxDbWaitMs: 50,
       maxDbWaiting: 100,
       retryAfterSeconds: 2,

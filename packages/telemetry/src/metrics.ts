@@ -47,6 +47,20 @@ export const apiShed = new Counter({
   registers: [registry],
 });
 
+/** Requests the API is working on that count against its concurrency limit (streams do not). */
+export const apiInFlight = new Gauge({
+  name: 'mdq_api_in_flight',
+  help: 'Requests admitted and not answered yet (live feeds and exports aside)',
+  registers: [registry],
+});
+
+/** The API's adaptive concurrency limit: requests past it are refused (mdq_api_shed_total{signal="concurrency"}). */
+export const apiConcurrencyLimit = new Gauge({
+  name: 'mdq_api_concurrency_limit',
+  help: 'Requests the API admits at once, adapted to how fast it answers',
+  registers: [registry],
+});
+
 export const indexerBatchDuration = new Histogram({
   name: 'mdq_indexer_batch_duration_seconds',
   help: 'Time to decode and commit one batch (rows and checkpoint in one transaction)',

@@ -3,9 +3,10 @@ import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { OverloadConfig } from '@mdq/config';
 import { createFailureLog } from '@mdq/log';
-import { apiShed } from '@mdq/telemetry';
+import { apiConcurrencyLimit, apiInFlight, apiShed } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
+import { ConcurrencyLimit } from './concurrency-limit';
 import { body } from './errors';
 import { watchPoolQueue } from './pool-queue';
 
@@ -20,9 +21,10 @@ export interface LoadSheddingOptions extends Omit<OverloadConfig, 'statementTime
   pools: readonly pg.Pool[];
 }
 
-type Signal = 'database' | 'event_loop' | 'heap';
+type Signal = 'concurrency' | 'database' | 'event_loop' | 'heap';
 
 const MESSAGES: Record<Signal, string> = {
+  concurrency: 'the API is overloaded',
   database: 'the database is busy',
   event_loop: 'the API is overloaded',
   heap: 'the API is short of memory',
@@ -41,8 +43,9 @@ export interface LoadGate {
 /**
  * Refuses a request at the door, before Fastify routes it, logs it, authenticates it or gives it
  * a database connection, when the process is past a limit: the oldest query waiting for a
- * connection has waited `maxDbWaitMs` (or `maxDbWaiting` queries wait), or the sampled mean
- * event-loop delay or heap is past its limit. A refusal costs the server a few microseconds (a
+ * connection has waited `maxDbWaitMs` (or `maxDbWaiting` queries wait), the sampled mean
+ * event-loop delay or heap is past its limit, or the requests in flight fill the concurrency
+ * limit that keeps the fastest answers under `targetLatencyMs` (concurrency-limit.ts). A refusal costs the server a few microseconds (a
  * prepared 503 in the error envelope with `retry-after`), so a crowd of clients retrying at once
  * cannot take the CPU the admitted requests need, which a refusal that ran Fastify's hooks and
  * wrote two log lines did (docs/RELIABILITY.md, "Overload"). Refusals are counted in
@@ -63,6 +66,8 @@ export function createLoadGate(options: LoadSheddingOptions): LoadGate {
   });
   let log: FastifyInstance['log'] | undefined;
   const repeats = createFailureLog();
+  const limit = options.targetLatencyMs > 0 ? new ConcurrencyLimit(options.targetLatencyMs) : undefined;
+  if (limit) apiConcurrencyLimit.set(limit.current.limit);
 
   const signal = (): Signal | null => {
     if (options.maxDbWaitMs > 0 && queue.oldestWaitMs() >= options.maxDbWaitMs) return 'database';
@@ -106,21 +111,38 @@ export function createLoadGate(options: LoadSheddingOptions): LoadGate {
     response.end(answers[s]);
   };
 
-  const exempt = (request: IncomingMessage) => {
-    // Preflights touch no database, and a refused one would read as a CORS failure in the page.
-    if (request.method === 'OPTIONS') return true;
+  const pathOf = (request: IncomingMessage) => {
     const url = request.url ?? '/';
     const end = url.indexOf('?');
     const path = end === -1 ? url : url.slice(0, end);
-    return NEVER_SHED.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+    return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   };
+  // Preflights touch no database, and a refused one would read as a CORS failure in the page.
+  const exempt = (request: IncomingMessage, path: string) =>
+    request.method === 'OPTIONS' || NEVER_SHED.has(path);
+  // A live feed or an export is open for as long as its client reads: it is not work in flight
+  // that an answer ends, so it takes no place in the concurrency limit (the other signals apply).
+  const streams = (path: string) => path.endsWith('/events/stream') || path.includes('/export/');
 
   return {
     serverFactory: (handler, serverOptions) => {
       const server: Server = createServer((request, response) => {
-        const s = exempt(request) ? null : signal();
-        if (s) refuse(request, response, s);
-        else handler(request, response);
+        const path = pathOf(request);
+        if (exempt(request, path)) return handler(request, response);
+        const s = signal();
+        if (s) return refuse(request, response, s);
+        if (limit && !streams(path)) {
+          const admitted = performance.now();
+          if (!limit.tryAcquire(admitted)) return refuse(request, response, 'concurrency');
+          apiInFlight.inc();
+          response.once('close', () => {
+            const now = performance.now();
+            limit.release(now - admitted, now);
+            apiInFlight.dec();
+            apiConcurrencyLimit.set(limit.current.limit);
+          });
+        }
+        handler(request, response);
       });
       // What Fastify sets on a server it creates itself (its options, with its defaults filled in).
       const timeouts = serverOptions as {
