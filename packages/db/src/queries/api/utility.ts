@@ -1,4 +1,5 @@
 import type { Db } from '../../database';
+import { loadUriCacheEntry } from '../worker/uri-cache';
 import { iso } from './pagination';
 
 export interface CollectionUriState {
@@ -69,23 +70,14 @@ export async function readCollectionUriState(
   db: Db,
   collection: NamedCollection,
 ): Promise<CollectionUriState | null> {
-  const row = await db
-    .selectFrom('collection_uri_cache')
-    .selectAll()
-    .where('collection_id', '=', collection.collectionId)
-    .executeTakeFirst();
-  if (!row) return null;
+  // The row as the worker reads it, in the answer's shape (named, times as ISO strings).
+  const entry = await loadUriCacheEntry(db, collection.collectionId);
+  if (!entry) return null;
   return {
-    collectionId: row.collection_id,
+    ...entry,
     collection: collection.collection,
     creator: collection.creator,
-    metadataUri: row.metadata_uri,
-    imageUrl: row.image_url,
-    contentType: row.content_type,
-    status: row.status,
-    error: row.error,
-    attempts: row.attempts,
-    fetchedAt: iso(row.fetched_at),
-    expiresAt: iso(row.expires_at),
+    fetchedAt: iso(entry.fetchedAt),
+    expiresAt: iso(entry.expiresAt),
   };
 }
