@@ -3,7 +3,8 @@
  * minutes): mdq as deployed — `mdq devnet` growing a block of 10 user transactions every
  * `--block-interval-ms` (500), `mdq indexer`, `mdq worker`, `mdq api` — each its own process on a
  * database of its own and a private redis-server, under `--connections` (8) closed read loops over
- * thousands of distinct URLs, sampled every `--sample-seconds` (10). Writes the samples
+ * thousands of distinct URLs and `--feed-clients` (100) live-feed SSE streams, sampled every
+ * `--sample-seconds` (10). Writes the samples
  * (bench/.out/soak-<time>.json and .csv) and an SVG of them (with `--write`: docs/soak.svg), prints
  * a verdict per series (soak-verdict.ts: flat or growing, and why), and each table's bytes per
  * million chain transactions with a projection per day at `--mainnet-per-day` transactions.
@@ -28,6 +29,7 @@ const values = benchFlags({
   minutes: { type: 'string' },
   'sample-seconds': { type: 'string' },
   connections: { type: 'string' },
+  'feed-clients': { type: 'string' },
   'block-interval-ms': { type: 'string' },
   'mainnet-per-day': { type: 'string' },
   'autovacuum-tuning': { type: 'boolean' },
@@ -35,6 +37,7 @@ const values = benchFlags({
 const minutes = numberFlag(values, 'minutes', values.minutes, 60, 3);
 const sampleSeconds = numberFlag(values, 'sample-seconds', values['sample-seconds'], 10, 5);
 const connections = numberFlag(values, 'connections', values.connections, 8);
+const feedClients = numberFlag(values, 'feed-clients', values['feed-clients'], 100);
 const blockIntervalMs = numberFlag(values, 'block-interval-ms', values['block-interval-ms'], 500);
 const count = numberFlag(values, 'count', values.count, 20_000, 5_000);
 // About 23 transactions a second: an ordinary mainnet day (2024–2025), well below the busiest days.
@@ -68,7 +71,7 @@ const [postgres, redis] = await Promise.all([startPrivatePostgres(), startPrivat
   await db.destroy();
 }
 console.log(
-  `soak: ${values['autovacuum-tuning'] ? 'autovacuum tuned per table' : 'autovacuum defaults'}, ${minutes} min, initial chain ${count.toLocaleString('en-US')} user transactions, a block of 10 every ${blockIntervalMs} ms, ${connections} read loops, a sample every ${sampleSeconds} s`,
+  `soak: ${values['autovacuum-tuning'] ? 'autovacuum tuned per table' : 'autovacuum defaults'}, ${minutes} min, initial chain ${count.toLocaleString('en-US')} user transactions, a block of 10 every ${blockIntervalMs} ms, ${connections} read loops, ${feedClients} live-feed clients, a sample every ${sampleSeconds} s`,
 );
 let samples: SoakSample[] = [];
 try {
@@ -81,9 +84,10 @@ try {
     blockIntervalMs,
     liveBlockSize: 10,
     connections,
+    feedClients,
     onSample: (s) =>
       console.log(
-        `${s.t.toFixed(0).padStart(5)} s  rss ${PROCESS_NAMES.map((p) => `${p} ${mb(s.processes[p].rssBytes)}`).join(' ')} MB  db ${mb(s.databaseBytes)} MB  lag ${s.lagVersions} v  api ${s.api.ok} ok ${s.api.shed} shed ${s.api.errors} err p99 ${s.api.p99Ms} ms`,
+        `${s.t.toFixed(0).padStart(5)} s  rss ${PROCESS_NAMES.map((p) => `${p} ${mb(s.processes[p].rssBytes)}`).join(' ')} MB  db ${mb(s.databaseBytes)} MB  lag ${s.lagVersions} v  api ${s.api.ok} ok ${s.api.shed} shed ${s.api.errors} err p99 ${s.api.p99Ms} ms  feed ${s.feed.connected} open ${s.feed.events} events ${s.feed.reconnects} reconnects`,
       ),
   });
   samples = run.samples;
@@ -93,13 +97,23 @@ try {
       urls: run.urls,
       tipAtEnd: run.tipAtEnd,
       indexedAtEnd: run.indexedAtEnd,
+      feed: {
+        clients: run.feed.clients,
+        connectedAtStop: run.feed.connectedAtStop,
+        closed: run.feed.closed,
+        events: run.feed.perClient.reduce((n, c) => n + c.events, 0),
+        fewestEventsPerClient: Math.min(...run.feed.perClient.map((c) => c.events)),
+        reconnects: run.feed.perClient.reduce((n, c) => n + c.reconnects, 0),
+      },
       exitCodes: run.exitCodes,
     }),
   );
+  if (run.feed.closed < run.feed.clients)
+    console.log(`feed clients not closed within their wait: ${run.feed.clients - run.feed.closed}`);
   const devnetExit = await run.close();
   if (Object.values(run.exitCodes).some((c) => c !== 0) || devnetExit !== 0)
     console.log(`not a clean shutdown: ${JSON.stringify({ ...run.exitCodes, devnet: devnetExit })}`);
-  report(samples, run.indexedAtEnd);
+  report(samples, run.indexedAtEnd, feedClients);
 } finally {
   await redis.destroy();
   await postgres.destroy();
@@ -109,7 +123,7 @@ function mb(bytes: number | null): string {
   return bytes === null ? '-' : (bytes / MB).toFixed(0);
 }
 
-function report(samples: readonly SoakSample[], indexed: number): void {
+function report(samples: readonly SoakSample[], indexed: number, feedClients: number): void {
   const mins = samples.map((s) => s.t / 60);
   const versions = samples.map((s) => s.indexedVersion);
   const nodes = ['indexer', 'worker', 'api'] as const;
@@ -196,6 +210,21 @@ function report(samples: readonly SoakSample[], indexed: number): void {
       floor: 0,
       values: samples.map((s) => s.api.errors),
     },
+    {
+      name: 'live-feed streams open',
+      kind: 'held',
+      unit: '',
+      floor: 0,
+      target: feedClients,
+      values: samples.map((s) => s.feed.connected),
+    },
+    {
+      name: 'live-feed reconnects',
+      kind: 'errors',
+      unit: '',
+      floor: 0,
+      values: samples.map((s) => s.feed.reconnects),
+    },
     ...queueNames.map(
       (q): Series => ({
         name: `queue ${q} (waiting + active)`,
@@ -239,6 +268,9 @@ function report(samples: readonly SoakSample[], indexed: number): void {
     ['api_errors', (s) => s.api.errors],
     ['api_p50_ms', (s) => s.api.p50Ms],
     ['api_p99_ms', (s) => s.api.p99Ms],
+    ['feed_connected', (s) => s.feed.connected],
+    ['feed_events', (s) => s.feed.events],
+    ['feed_reconnects', (s) => s.feed.reconnects],
     ...queueNames.map((q): [string, (s: SoakSample) => number | null] => [
       `queue_${q}`,
       (s) => s.queues[q] ?? 0,

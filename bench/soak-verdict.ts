@@ -14,12 +14,14 @@
  * - delay and backlog (indexer lag, API p99, event-loop p99, queue depth): **bounded** when B's
  *   level is within 1.5× A's plus the floor, else **rising**.
  * - errors: **none** when B has none.
+ * - a count that must hold (the live-feed streams open): **held** when every sample after warm-up
+ *   is at its target, else **dropped**, with the lowest and how many samples were short.
  *
  * The thresholds are for a busy shared machine; a verdict from a short run is a hint. The test of
  * `pnpm test` asserts none of them (noise can flip any): they belong to the bench.
  */
 
-type SeriesKind = 'memory' | 'heap' | 'chain-bytes' | 'delay' | 'errors';
+type SeriesKind = 'memory' | 'heap' | 'chain-bytes' | 'delay' | 'errors' | 'held';
 
 export interface Series {
   name: string;
@@ -29,6 +31,8 @@ export interface Series {
   values: (number | null)[];
   /** An absolute floor under which a difference is noise (in the series' unit). */
   floor: number;
+  /** The value a `held` series must keep. */
+  target?: number;
 }
 
 export interface Verdict {
@@ -154,6 +158,21 @@ export function verdictOf(series: Series, minutes: readonly number[], versions: 
         verdict: eb === 0 ? 'none' : 'some',
         detail: `${ea} then ${eb}`,
         ok: eb === 0,
+      };
+    }
+    case 'held': {
+      const target = series.target ?? 0;
+      const points = [...a, ...b];
+      const short = points.filter((p) => p.y < target);
+      const lowest = short.reduce((low, p) => (p.y < low.y ? p : low), points[0] as Point);
+      return {
+        name: series.name,
+        verdict: short.length === 0 ? `held at ${target}` : 'dropped',
+        detail:
+          short.length === 0
+            ? `${points.length} samples after warm-up`
+            : `${short.length} of ${points.length} samples below ${target}; lowest ${lowest.y} at ${lowest.x.toFixed(1)} min`,
+        ok: short.length === 0,
       };
     }
   }

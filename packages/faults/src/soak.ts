@@ -4,6 +4,7 @@ import { freePort } from '@mdq/embedded-postgres';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type MdqProcess, sleep, spawnGrowingDevnet, spawnMdq, until, untilRunning } from './processes';
+import { type FeedReading, type FeedSummary, startFeedClients } from './soak-feed';
 import { type IntervalAnswers, startReadLoad } from './soak-load';
 import {
   databaseReading,
@@ -18,9 +19,9 @@ import {
 /**
  * The soak run (issue #37): mdq as deployed, each part its own `mdq` process — a devnet chain
  * growing a block every `blockIntervalMs`, `mdq indexer`, `mdq worker` and `mdq api` — under a
- * steady read load of many distinct URLs, sampled every `sampleSeconds`. After the load the
- * indexer is left to reach the tip the chain had when the load stopped, and the mdq processes are
- * stopped with SIGTERM; the devnet stays up until `close()` so that a caller can read the chain
+ * steady read load of many distinct URLs and `feedClients` live-feed (SSE) streams held open,
+ * sampled every `sampleSeconds`. After the load (the streams closed with it) the indexer is left to
+ * reach the tip the chain had when the load stopped, and the mdq processes are stopped with SIGTERM; the devnet stays up until `close()` so that a caller can read the chain
  * again (the test compares the indexed tables with a reference ingestion of the same versions).
  */
 export interface SoakOptions {
@@ -35,6 +36,8 @@ export interface SoakOptions {
   liveBlockSize: number;
   /** Closed read loops. */
   connections: number;
+  /** Live-feed clients: SSE streams on `/events/stream`, open for the whole run (default none). */
+  feedClients?: number;
   /** `--facts FILE` for the devnet: the generator's account of the initial chain. */
   factsFile?: string;
   /** Waits for start-up and catch-up (a loaded 2-core machine is slow to compile and ingest). */
@@ -71,6 +74,8 @@ export interface SoakSample {
   /** The indexer's own mdq_indexer_lag_seconds (chain time between tip and indexed version). */
   lagSeconds: number | null;
   api: IntervalAnswers;
+  /** The live-feed clients: streams open now, events and reconnects in the interval. */
+  feed: FeedReading;
   /** Waiting + active jobs per queue. */
   queues: Record<string, number>;
 }
@@ -84,6 +89,8 @@ export interface SoakResult {
   /** The chain tip when the load stopped, and the checkpoint the indexer stopped at (>= it). */
   tipAtEnd: number;
   indexedAtEnd: number;
+  /** The live-feed clients over the run, and how they closed (before the processes' SIGTERM). */
+  feed: FeedSummary;
   /** Exit codes of the mdq processes after SIGTERM (0: a clean shutdown). */
   exitCodes: Record<'indexer' | 'worker' | 'api', number | null>;
   devnetUrl: string;
@@ -141,6 +148,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       MDQ_API_WORKERS: '1',
       // The load is one client: the per-key limit would turn it into 429s.
       MDQ_RATE_LIMIT: '1000000',
+      // The feed clients share that key: the per-key stream limit (20) would refuse the rest.
+      MDQ_FEED_MAX_STREAMS_PER_KEY: String(Math.max(20, options.feedClients ?? 0)),
     });
     processes.push(worker, api);
     await untilRunning(worker, 'mdq worker running', startTimeout);
@@ -174,6 +183,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 
     const walStart = (await databaseReading(sampler)).walPosition;
     const load = startReadLoad(urls, { 'x-api-key': key }, options.connections);
+    const feed = startFeedClients(`${base}/events/stream`, { 'x-api-key': key }, options.feedClients ?? 0);
     const started = Date.now();
     const samples: SoakSample[] = [];
     const sample = async (): Promise<SoakSample> => {
@@ -211,9 +221,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         lagVersions: Math.max(0, tip - database.indexedVersion),
         lagSeconds: metricValue(texts.indexer, 'mdq_indexer_lag_seconds'),
         api: load.take(),
+        feed: feed.take(),
         queues: queueDepths(texts.worker),
       };
     };
+    let feedSummary: FeedSummary;
     try {
       for (let i = 1; ; i++) {
         await sleep(Math.max(0, started + i * options.sampleSeconds * 1000 - Date.now()));
@@ -223,7 +235,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         if (Date.now() - started >= options.seconds * 1000) break;
       }
     } finally {
-      await load.stop();
+      // The streams are closed by their clients, as pages closing would: the API's SIGTERM below
+      // finds none open.
+      [, feedSummary] = await Promise.all([load.stop(), feed.stop()]);
     }
 
     // Nothing lost: the tip as the load stopped must be indexed before the processes stop.
@@ -245,6 +259,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       urls: urls.length,
       tipAtEnd,
       indexedAtEnd,
+      feed: feedSummary,
       exitCodes,
       devnetUrl,
       close: () => devnet.stop(),

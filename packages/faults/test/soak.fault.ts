@@ -13,15 +13,17 @@ import { PROCESS_NAMES, runSoak, type SoakResult } from '../src/soak';
 /*
  * The soak run in short (the long one is `pnpm --filter @mdq/bench bench:soak --minutes N`;
  * docs/RELIABILITY.md, "The long run"): a small devnet chain growing four blocks a second, `mdq
- * indexer`, `mdq worker` and `mdq api` as their own processes, a read load over distinct URLs, for
- * 40 s, sampled every 5 s. Only what noise cannot flip is asserted: no answer but a 200 or a shed
- * 503, nothing lost (the indexer reaches the tip of the end of the load; the tables equal a quiet
- * reference ingestion of the same versions and the generator's own count of the initial chain),
- * every memory series present, every process exited cleanly. Whether a series grows is the
- * bench's verdict, never this test's.
+ * indexer`, `mdq worker` and `mdq api` as their own processes, a read load over distinct URLs and
+ * ten live-feed (SSE) streams, for 40 s, sampled every 5 s. Only what noise cannot flip is
+ * asserted: no answer but a 200 or a shed 503, nothing lost (the indexer reaches the tip of the end
+ * of the load; the tables equal a quiet reference ingestion of the same versions and the
+ * generator's own count of the initial chain), every memory series present, every feed client
+ * open at the end with events received over the run and closed before the processes' SIGTERM,
+ * every process exited cleanly. Whether a series grows is the bench's verdict, never this test's.
  */
 const SECONDS = 40;
 const SAMPLE_SECONDS = 5;
+const FEED_CLIENTS = 10;
 
 describe('the soak run, short', () => {
   let redis: PrivateRedis;
@@ -46,6 +48,7 @@ describe('the soak run, short', () => {
       blockIntervalMs: 250,
       liveBlockSize: 10,
       connections: 4,
+      feedClients: FEED_CLIENTS,
       factsFile,
     });
   });
@@ -60,7 +63,7 @@ describe('the soak run, short', () => {
   it('answers only 200s and shed 503s, loses nothing, samples every process, and stops cleanly', async () => {
     const run = soak as SoakResult;
     console.log(
-      `soak (short): ${JSON.stringify({ statuses: run.statuses, urls: run.urls, tipAtEnd: run.tipAtEnd, indexedAtEnd: run.indexedAtEnd, samples: run.samples.length, exitCodes: run.exitCodes })}`,
+      `soak (short): ${JSON.stringify({ statuses: run.statuses, urls: run.urls, tipAtEnd: run.tipAtEnd, indexedAtEnd: run.indexedAtEnd, samples: run.samples.length, feed: run.feed, exitCodes: run.exitCodes })}`,
     );
     // Only a 200 or a 503 (shedding); at least some reads served.
     expect(Object.keys(run.statuses).filter((s) => s !== '200' && s !== '503')).toEqual([]);
@@ -85,7 +88,17 @@ describe('the soak run, short', () => {
       expect(s.databaseBytes).toBeGreaterThan(0);
       expect(s.tableBytes['marketplace_activities']).toBeGreaterThan(0);
       expect(s.redisBytes).toBeGreaterThan(0);
+      expect(s.feed.connected, `feed streams open at ${s.t}s`).toBeLessThanOrEqual(FEED_CLIENTS);
     }
+
+    // The live feed: every client's stream open when the clients stopped, each with events read
+    // over the run (the growing chain's sales, listings, mints and transfers; a single 5 s
+    // interval is not asserted), and every one closed by its client before the API's SIGTERM.
+    expect(run.feed.clients).toBe(FEED_CLIENTS);
+    expect(run.feed.connectedAtStop).toBe(FEED_CLIENTS);
+    expect(run.feed.perClient.filter((c) => c.events === 0)).toEqual([]);
+    expect(run.samples.reduce((n, s) => n + s.feed.events, 0)).toBeGreaterThan(0);
+    expect(run.feed.closed).toBe(FEED_CLIENTS);
 
     // Nothing lost: the indexed tables equal a quiet ingestion of the same versions from the same
     // devnet, and the initial chain's sales are the generator's own count.
