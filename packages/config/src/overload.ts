@@ -29,8 +29,10 @@ export interface OverloadConfig {
 export const OVERLOAD_DEFAULTS: OverloadConfig = {
   maxEventLoopDelayMs: 200,
   maxHeapMb: undefined,
-  targetLatencyMs: 20,
-  maxDbWaitMs: 50,
+  // Off by default: both refuse work that clients retrying at once would have had answered
+  // (docs/RELIABILITY.md, "Overload"); for deployments whose clients wait out `retry-after`.
+  targetLatencyMs: 0,
+  maxDbWaitMs: 0,
   maxDbWaiting: 100,
   retryAfterSeconds: 2,
   statementTimeoutMs: 10_000,

@@ -59,8 +59,8 @@ describe('loadConfig', () => {
     expect(loadConfig({}).overload).toEqual({
       maxEventLoopDelayMs: 200,
       maxHeapMb: undefined,
-      targetLatencyMs: 20,
-      maxDbWaitMs: 50,
+      targetLatencyMs: 0,
+      maxDbWaitMs: 0,
       maxDbWaiting: 100,
       retryAfterSeconds: 2,
       statementTimeoutMs: 10_000,
@@ -70,7 +70,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MDQ_SHED_DB_WAITING: '-1' })).toThrow(
       /MDQ_SHED_DB_WAITING must be an integer from 0/,
     );
-    expect(loadConfig({ MDQ_SHED_DB_WAIT_MS: '0' }).overload.maxDbWaitMs).toBe(0);
+    expect(loadConfig({ MDQ_SHED_DB_WAIT_MS: '50' }).overload.maxDbWaitMs).toBe(50);
     expect(() => loadConfig({ MDQ_SHED_DB_WAIT_MS: 'soon' })).toThrow(/MDQ_SHED_DB_WAIT_MS/);
   });
 

@@ -65,6 +65,18 @@ export class FeedService {
   }
 }
 
-/** The wire form of an event; `satisfies` holds @mdq/db's FeedEvent to the documented schema. */
-export const feedData = (event: FeedEvent): string =>
-  JSON.stringify(event satisfies Static<typeof FeedEventSchema>);
+/**
+ * The wire form of an event; `satisfies` holds @mdq/db's FeedEvent to the documented schema. A
+ * polled event is one object handed to every open stream: it is written out once, not once per
+ * stream (100 streams made every event 100 `JSON.stringify`s, and the API's heap swing with them).
+ */
+export function feedData(event: FeedEvent): string {
+  let data = wireForms.get(event);
+  if (data === undefined) {
+    data = JSON.stringify(event satisfies Static<typeof FeedEventSchema>);
+    wireForms.set(event, data);
+  }
+  return data;
+}
+
+const wireForms = new WeakMap<FeedEvent, string>();
