@@ -45,17 +45,18 @@ export interface LoadGate {
  * a database connection, when the process is past a limit: the oldest query waiting for a
  * connection has waited `maxDbWaitMs` (or `maxDbWaiting` queries wait), the sampled mean
  * event-loop delay or heap is past its limit, or the requests in flight fill the concurrency
- * limit that keeps the fastest answers under `targetLatencyMs` (concurrency-limit.ts). A refusal costs the server a few microseconds (a
- * prepared 503 in the error envelope with `retry-after`), so a crowd of clients retrying at once
- * cannot take the CPU the admitted requests need, which a refusal that ran Fastify's hooks and
- * wrote two log lines did (docs/RELIABILITY.md, "Overload"). Refusals are counted in
+ * limit that keeps the fastest answers under `targetLatencyMs` (concurrency-limit.ts). A refusal
+ * costs the server a few microseconds (a prepared 503 in the error envelope with `retry-after`),
+ * so a crowd of clients retrying at once cannot take the CPU the admitted requests need, which a
+ * refusal that ran Fastify's hooks and wrote two log lines did (docs/RELIABILITY.md, "Overload"). Refusals are counted in
  * `mdq_api_shed_total{signal}` and logged as one line per signal per 10 s with their number.
  *
  * Admitting by the queue's age, not its length, bounds what an admitted request waits whatever
  * its statements cost. Only real HTTP goes through the gate: `app.inject` calls Fastify directly.
  */
 export function createLoadGate(options: LoadSheddingOptions): LoadGate {
-  const queue = watchPoolQueue(options.pools);
+  // Timing every connect costs each query a little: only when the age signal is on.
+  const queue = options.maxDbWaitMs > 0 ? watchPoolQueue(options.pools) : undefined;
   const maxHeapBytes =
     options.maxHeapMb === undefined
       ? Math.floor(getHeapStatistics().heap_size_limit * 0.9)
@@ -69,9 +70,10 @@ export function createLoadGate(options: LoadSheddingOptions): LoadGate {
   const limit = options.targetLatencyMs > 0 ? new ConcurrencyLimit(options.targetLatencyMs) : undefined;
   if (limit) apiConcurrencyLimit.set(limit.current.limit);
 
+  const waiting = () => options.pools.reduce((sum, pool) => sum + pool.waitingCount, 0);
   const signal = (): Signal | null => {
-    if (options.maxDbWaitMs > 0 && queue.oldestWaitMs() >= options.maxDbWaitMs) return 'database';
-    if (options.maxDbWaiting > 0 && queue.waiting() >= options.maxDbWaiting) return 'database';
+    if (queue && queue.oldestWaitMs() >= options.maxDbWaitMs) return 'database';
+    if (options.maxDbWaiting > 0 && waiting() >= options.maxDbWaiting) return 'database';
     const { eventLoopDelay, heapUsed } = sampled();
     if (options.maxEventLoopDelayMs > 0 && eventLoopDelay > options.maxEventLoopDelayMs) return 'event_loop';
     if (options.maxHeapMb !== 0 && heapUsed > maxHeapBytes) return 'heap';
@@ -137,9 +139,10 @@ export function createLoadGate(options: LoadSheddingOptions): LoadGate {
           apiInFlight.inc();
           response.once('close', () => {
             const now = performance.now();
+            const before = limit.current.limit;
             limit.release(now - admitted, now);
             apiInFlight.dec();
-            apiConcurrencyLimit.set(limit.current.limit);
+            if (limit.current.limit !== before) apiConcurrencyLimit.set(limit.current.limit);
           });
         }
         handler(request, response);

@@ -2,8 +2,6 @@ import type pg from 'pg';
 
 /** How long the API's queries have been waiting for a connection. */
 export interface PoolQueue {
-  /** Queries waiting for a connection of any of the pools. */
-  waiting(): number;
   /** Milliseconds the oldest of them has waited (0 when none waits). */
   oldestWaitMs(now?: number): number;
 }
@@ -21,7 +19,6 @@ export interface PoolQueue {
 export function watchPoolQueue(pools: readonly pg.Pool[]): PoolQueue {
   const queues = pools.map(pendingOf);
   return {
-    waiting: () => pools.reduce((sum, pool) => sum + pool.waitingCount, 0),
     oldestWaitMs(now = performance.now()) {
       let oldest = 0;
       for (const pending of queues) {
