@@ -3,9 +3,11 @@
  * 20,000-transaction chain, `--connections C` what the API is loaded with first (default 20),
  * `--seconds S` per phase, `--pool N` the API's pool, MDQ_API_POOL_SIZE). `mdq api` (its own process, the response cache off so that every
  * request reads Postgres, the configuration's shedding limits) is loaded with a mix of misses by C
- * closed loops, then by 10 × C, then by C again, while one more loop asks `/health`. Each request
- * is timed on its own, by status: the admitted answers' p99, how fast refusals come, requests that
- * time out (10 s), and whether the first phase's rate is back after the overload.
+ * closed loops, then by 10 × C, then by C again, while one more loop asks `/health`; then by 10 × C
+ * loops that wait out each refusal's `retry-after` (with jitter, as the typed client's callers and
+ * gateways do) and by C once more. Each request is timed on its own, by status: the admitted
+ * answers' p99, how fast refusals come, requests that time out (10 s), and whether the first
+ * phase's rate is back after each overload.
  */
 import { Agent, get } from 'node:http';
 import { createApiKey, createDb, sql } from '@mdq/db';
@@ -126,15 +128,26 @@ function bucketQuantile(before: Map<number, number>, after: Map<number, number>,
   return null;
 }
 
-/** `loops` closed loops for `seconds`, and one loop asking /health beside them. */
-async function phase(name: string, loops: number) {
+/**
+ * `loops` closed loops for `seconds`, and one loop asking /health beside them. A `polite` loop
+ * waits a refusal's `retry-after` times a jitter in [0.5, 1.5) before it asks again (cut at the
+ * phase's end); the others ask again at once, the worst case.
+ */
+async function phase(name: string, loops: number, polite = false) {
   const server = await serverBuckets();
   const until = performance.now() + seconds * 1000;
   const samples: Sample[] = [];
   const health: Sample[] = [];
   let n = 0;
   const loop = async () => {
-    while (performance.now() < until) samples.push(await timed(`${base}${path(n++)}`, { 'x-api-key': key }));
+    while (performance.now() < until) {
+      const sample = await timed(`${base}${path(n++)}`, { 'x-api-key': key });
+      samples.push(sample);
+      if (polite && sample.status === 503 && sample.retryAfter !== null) {
+        const waitMs = Number(sample.retryAfter) * 1000 * (0.5 + Math.random());
+        await new Promise((resolve) => setTimeout(resolve, Math.min(waitMs, until - performance.now())));
+      }
+    }
   };
   const healthLoop = async () => {
     while (performance.now() < until) {
@@ -149,6 +162,7 @@ async function phase(name: string, loops: number) {
   const result = {
     phase: name,
     connections: loops,
+    polite,
     requests: samples.length,
     ok: ok.length,
     okPerSecond: Math.round(ok.length / seconds),
@@ -182,15 +196,23 @@ try {
   const before = await phase('sustained', connections);
   const overload = await phase('10x', connections * 10);
   const after = await phase('after', connections);
-  console.log(
-    JSON.stringify({
-      admittedP99UnderOverloadMs: overload.okP99Ms,
-      refusedP99Ms: overload.refusedP99Ms,
-      everyRefusalHasRetryAfter: overload.refused === overload.refusedWithRetryAfter,
-      timedOut: overload.timedOut + after.timedOut,
-      recovered: `${after.okPerSecond} answers/s after against ${before.okPerSecond} before`,
-    }),
-  );
+  const politeOverload = await phase('10x waiting retry-after', connections * 10, true);
+  const politeAfter = await phase('after', connections);
+  for (const [clients, load, next] of [
+    ['retrying at once', overload, after],
+    ['waiting retry-after', politeOverload, politeAfter],
+  ] as const) {
+    console.log(
+      JSON.stringify({
+        clients,
+        admittedP99UnderOverloadMs: load.okP99Ms,
+        refusedP99Ms: load.refusedP99Ms,
+        everyRefusalHasRetryAfter: load.refused === load.refusedWithRetryAfter,
+        timedOut: load.timedOut + next.timedOut,
+        recovered: `${next.okPerSecond} answers/s after against ${before.okPerSecond} before`,
+      }),
+    );
+  }
 } finally {
   agent.destroy();
   await api.stop();

@@ -2,7 +2,7 @@ import sensible from '@fastify/sensible';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import { FEED_DEFAULTS, type OverloadConfig } from '@mdq/config';
-import { type Db, poolIfAny } from '@mdq/db';
+import { type Db, listenForReadVersions, poolIfAny } from '@mdq/db';
 import { type Logger, redactUrl } from '@mdq/log';
 import Fastify, {
   type FastifyBaseLogger,
@@ -68,6 +68,12 @@ export interface AppOptions {
   apiKeys?: KeyCacheOptions & { invalid?: InvalidKeyLimit };
   /** Version-keyed response cache size per process (default 10,000 bodies); 0 turns it off. */
   cacheEntries?: number;
+  /**
+   * Learn of new write counters by LISTEN on `listenUrl` (the primary, which `readDb` must be) and
+   * read them once per announced change rather than per request; a reading is trusted at most
+   * `maxStaleMs` (plugins/freshness.ts, ReadStateSource). Absent: read per request.
+   */
+  pushedReadState?: { listenUrl: string; maxStaleMs: number };
   /** Live feed (SSE / WebSocket) settings; unset ones take the configuration's defaults. */
   feed?: Partial<FeedOptions>;
   /** Caps of `/v1/graphql` (row cap, depth, cost, statement timeout) over their defaults. */
@@ -96,7 +102,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.clock ?? (() => new Date());
   // The replica's checkpoint, not the primary's: the headers and the response cache describe the
   // data the answers come from. One source per process serves both.
-  const readState = new ReadStateSource(readDb);
+  const signal = options.pushedReadState
+    ? listenForReadVersions(options.pushedReadState.listenUrl)
+    : undefined;
+  if (signal) app.addHook('onClose', () => signal.close());
+  const readState = new ReadStateSource(readDb, undefined, signal, options.pushedReadState?.maxStaleMs);
+  // The process's read state, for tests' and operators' view of whether it is pushed (`pushing`).
+  app.decorate('readState', readState);
 
   await app.register(sensible);
   registerErrorHandler(app);

@@ -68,6 +68,10 @@ export async function startApi(
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     apiKeys: { listenUrl: databaseUrl },
     cacheEntries: config.apiCacheEntries,
+    // Pushed counters need the reads on the primary, which announces its writes (a standby lags them).
+    ...(config.apiMaxStaleMs > 0 && !readDb
+      ? { pushedReadState: { listenUrl: databaseUrl, maxStaleMs: config.apiMaxStaleMs } }
+      : {}),
     ...(options.resolveCollectionUri ? { resolveCollectionUri: options.resolveCollectionUri } : {}),
     ...(options.requestMetadataCrawl ? { requestMetadataCrawl: options.requestMetadataCrawl } : {}),
     // The process's logger (MDQ_LOG_LEVEL) as the `api` component, at this API's own level.

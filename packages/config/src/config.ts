@@ -47,6 +47,12 @@ export interface Config {
   /** Bodies the API's version-keyed response cache keeps per process; 0 turns it off. */
   apiCacheEntries: number;
   /**
+   * How old the write counters a cached answer is keyed by may be when no change was announced
+   * (LISTEN on the primary; the API then reads them once per change, not per request); 0 reads them
+   * for every request. Without a read replica only: a standby replays a write after its announcement.
+   */
+  apiMaxStaleMs: number;
+  /**
    * Connections of each API process's database pool (and of its read pool). More than the
    * database's cores can run at once only makes every statement slower: see docs/SCALING.md.
    */
@@ -146,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     apiWorkers: readInt(env, 'MDQ_API_WORKERS', 1, 0, 64),
     apiCacheEntries: readInt(env, 'MDQ_API_CACHE_ENTRIES', 10_000, 0, 1_000_000),
+    apiMaxStaleMs: readInt(env, 'MDQ_API_MAX_STALE_MS', 1_000, 0, 60_000),
     apiPoolSize: readInt(env, 'MDQ_API_POOL_SIZE', 20, 1, 1_000),
     queuePrefix: env['MDQ_QUEUE_PREFIX']?.trim() || 'mdq',
     ipfsGateways: readList(env, 'MDQ_IPFS_GATEWAYS', DEFAULTS.ipfsGateways, (v, n) =>

@@ -25,6 +25,7 @@ import * as apiNaturalNameOrder from './migrations/2026-11-30T1000_api_natural_n
 import * as metadataDocuments from './migrations/2026-11-30T1000_metadata_documents';
 import * as publishableKeys from './migrations/2026-11-30T1000_publishable_keys';
 import * as cacheCollectionVersions from './migrations/2026-12-01T1000_cache_collection_versions';
+import * as readVersionNotify from './migrations/2026-12-02T1000_read_version_notify';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-30T1000_metadata_documents': metadataDocuments,
   '2026-11-30T1000_publishable_keys': publishableKeys,
   '2026-12-01T1000_cache_collection_versions': cacheCollectionVersions,
+  '2026-12-02T1000_read_version_notify': readVersionNotify,
 };
 
 /** The migrations' names in the order they run. */

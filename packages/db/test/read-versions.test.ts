@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairKey, readState } from '../src/queries/freshness';
-import { foldReadVersions } from '../src/queries/read-versions';
+import { foldReadVersions, listenForReadVersions } from '../src/queries/read-versions';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /** One connection of its own that writes `tokens` and `collections` once (a statement each: one bump each). */
@@ -177,5 +177,63 @@ describe('per-collection write counters (read_collection_versions)', () => {
       t.db,
     );
     expect(left[0]?.n).toBe(0);
+  });
+});
+
+/** Polls `done` every 10 ms until it holds; fails after 10 s (a notification that never came). */
+async function until(what: string, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_000; i++) {
+    if (done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`waited 10 s for ${what}`);
+}
+
+describe('listenForReadVersions', () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+  });
+  afterAll(() => test.drop());
+
+  it('hears each committed write once per transaction, whatever it wrote, and no rolled-back one', async () => {
+    const signal = listenForReadVersions(test.url);
+    // A plain listener beside it sees the payloads: the marker ends the sequence, and a session
+    // delivers notifications in commit order, so what came before it is all there is.
+    const heard: string[] = [];
+    const raw = new pg.Client({ connectionString: test.url });
+    await raw.connect();
+    raw.on('notification', (message) => heard.push(message.payload ?? ''));
+    await raw.query('LISTEN mdq_read_versions');
+    const writer = new pg.Client({ connectionString: test.url });
+    await writer.connect();
+    try {
+      await until('LISTEN', () => signal.listening);
+      const start = signal.generation;
+      // Three statements on two tables and a per-collection bump: one notification.
+      await writer.query('BEGIN');
+      await writer.query('UPDATE tokens SET is_burned = is_burned WHERE false');
+      await writer.query('UPDATE collections SET collection_name = collection_name WHERE false');
+      await writer.query(`SELECT bump_collection_versions('token_rarity', ARRAY['0xc'])`);
+      await writer.query('COMMIT');
+      // Rolled back: never announced.
+      await writer.query('BEGIN');
+      await writer.query('UPDATE tokens SET is_burned = is_burned WHERE false');
+      await writer.query('ROLLBACK');
+      // A table no cached answer reads: no bump, no announcement.
+      await writer.query('UPDATE chain_tip SET version = version WHERE false');
+      // A bulk rewrite's bump on its own (the rarity rebuild's): one more.
+      await writer.query(`SELECT bump_collection_versions('token_rarity', ARRAY['0xc'])`);
+      await writer.query(`SELECT pg_notify('mdq_read_versions', 'marker')`);
+      await until('the marker', () => heard.includes('marker'));
+      expect(heard).toEqual(['', '', 'marker']);
+      await until('the signal to hear the three', () => signal.generation >= start + 3);
+      expect(signal.generation).toBe(start + 3);
+    } finally {
+      await writer.end();
+      await raw.end();
+      await signal.close();
+    }
+    expect(signal.listening).toBe(false);
   });
 });

@@ -28,6 +28,16 @@ export const httpDuration = new Histogram({
  * Answers of cached routes by route pattern: `hit` (a stored or shared answer) or `miss` (the route
  * ran). The hit ratio under a moving chain says how well the per-table read keys hold answers.
  */
+/**
+ * Readings of the read state (the write counters and the checkpoint) the API sent to Postgres: one
+ * per event-loop turn under load when polled, one per announced change when pushed (LISTEN).
+ */
+export const readStateReadings = new Counter({
+  name: 'mdq_api_read_state_readings_total',
+  help: 'Readings of the read state (write counters, checkpoint) the API sent to the database',
+  registers: [registry],
+});
+
 export const responseCacheAnswers = new Counter({
   name: 'mdq_api_cache_answers_total',
   help: 'Answers of cached routes, by route pattern and result (hit or miss)',

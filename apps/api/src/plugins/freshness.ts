@@ -1,6 +1,16 @@
 import { isAddress, normalizeAddress } from '@mdq/chain/address';
-import { type CollectionPair, type Db, type Freshness, pairKey, type ReadState, readState } from '@mdq/db';
+import {
+  type CollectionPair,
+  type Db,
+  type Freshness,
+  pairKey,
+  type ReadState,
+  type ReadVersionSignal,
+  readState,
+} from '@mdq/db';
+import { readStateReadings } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from './errors';
 import type { ReadCacheConfig } from './read-cache-config';
 
 /**
@@ -19,6 +29,15 @@ import type { ReadCacheConfig } from './read-cache-config';
  *
  * A request for a collection page names its (creator, name) pair: the reading it joins also
  * resolves that pair and reads its collections' counters, in the same statement.
+ *
+ * With a `signal` (LISTEN on the primary, `listenForReadVersions`) the counters are pushed rather
+ * than read per request: while the signal listens and has announced no change since the last
+ * reading was sent, and that reading is younger than `maxStaleMs`, `fresh()` and `recent()` answer
+ * with it and touch no database (a cache hit then costs no round trip). A change is announced at
+ * its commit, so an answer can be older than a write only for the time the notification takes to
+ * arrive (milliseconds), and never by more than `maxStaleMs`. A request that names a chain version
+ * (`x-mdq-min-version`) the last reading has not reached gets a reading of its own. Only for a
+ * source that reads the primary: a standby replays a write after the primary announced it.
  */
 export class ReadStateSource {
   /** The reading requests may still join (not sent yet). */
@@ -29,26 +48,48 @@ export class ReadStateSource {
   private inFlight: Promise<ReadState> | null = null;
   private last: ReadState | null = null;
   private lastAt = 0;
+  /** The signal's generation when the last reading was sent. */
+  private lastGeneration = -1;
 
   constructor(
     private readonly db: Db,
     private readonly maxAgeMs = 250,
+    private readonly signal?: Pick<ReadVersionSignal, 'listening' | 'generation'>,
+    private readonly maxStaleMs = 1_000,
   ) {}
 
-  fresh(pair?: CollectionPair): Promise<ReadState> {
+  /**
+   * A reading at least as new as every change committed before the call (announced or not). With a
+   * signal, the last reading when no change was announced since it was sent; `minVersion` (a chain
+   * version) asks for one that has reached it, if the database has.
+   */
+  fresh(pair?: CollectionPair, minVersion?: number): Promise<ReadState> {
+    const known = this.pushed(pair, minVersion);
+    if (known) return Promise.resolve(known);
     this.queued ??= new Promise<ReadState>((resolve, reject) => {
       const send = () => {
         const pairs = [...this.queuedPairs.values()];
         this.queued = null;
         this.queuedPairs = new Map();
         const startedAt = Date.now();
+        // Taken before the statement is sent: a change announced meanwhile makes this reading old.
+        const generation = this.signal?.generation ?? -1;
+        readStateReadings.inc();
         const reading = readState(this.db, pairs);
         this.inFlight = reading;
         reading.then(
           (state) => {
             if (this.inFlight === reading) this.inFlight = null;
-            this.last = state;
+            // The pairs resolved at one generation stay known until the next: a collection page
+            // asked again needs no reading.
+            const previous = this.last;
+            const known =
+              previous && generation === this.lastGeneration && generation !== -1
+                ? { ...state, scopes: new Map([...previous.scopes, ...state.scopes]) }
+                : state;
+            this.last = known;
             this.lastAt = startedAt;
+            this.lastGeneration = generation;
             resolve(state);
           },
           (error: unknown) => {
@@ -64,9 +105,28 @@ export class ReadStateSource {
     return this.queued;
   }
 
-  recent(): Promise<ReadState> {
-    if (this.last && Date.now() - this.lastAt < this.maxAgeMs) return Promise.resolve(this.last);
-    return this.fresh();
+  recent(minVersion?: number): Promise<ReadState> {
+    const known = this.pushed(undefined, minVersion);
+    if (known) return Promise.resolve(known);
+    if (minVersion === undefined && this.last && Date.now() - this.lastAt < this.maxAgeMs) {
+      return Promise.resolve(this.last);
+    }
+    return this.fresh(undefined, minVersion);
+  }
+
+  /** True while changes are pushed (the signal listens): readings are sent per change, not per request. */
+  get pushing(): boolean {
+    return this.signal?.listening === true;
+  }
+
+  /** The last reading when the signal vouches for it (see the class comment), else null. */
+  private pushed(pair: CollectionPair | undefined, minVersion: number | undefined): ReadState | null {
+    const last = this.last;
+    if (!this.signal?.listening || !last || this.lastGeneration !== this.signal.generation) return null;
+    if (Date.now() - this.lastAt >= this.maxStaleMs) return null;
+    if (pair && !last.scopes.has(pairKey(pair))) return null;
+    if (minVersion !== undefined && (last.freshness.indexedVersion ?? -1) < minVersion) return null;
+    return last;
   }
 
   /**
@@ -94,6 +154,9 @@ export class ReadStateSource {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    readState: ReadStateSource;
+  }
   interface FastifyRequest {
     /** The read state this request's answer reflects, taken before the handler read any data. */
     readState?: ReadState;
@@ -115,7 +178,8 @@ export function registerFreshnessHeaders(app: FastifyInstance, source: ReadState
     const cached = request.routeOptions.config.readCache;
     const pair = cached ? collectionPairOf(request, cached) : undefined;
     if (pair) request.readPair = pairKey(pair);
-    const reading = cached ? source.fresh(pair) : source.recent();
+    const minVersion = minVersionOf(request);
+    const reading = cached ? source.fresh(pair, minVersion) : source.recent(minVersion);
     request.readState = await reading.catch(() => undefined);
   });
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -126,6 +190,27 @@ export function registerFreshnessHeaders(app: FastifyInstance, source: ReadState
     }
     done(null, payload);
   });
+}
+
+/** The request header asking for data at least as new as a chain version. */
+const MIN_VERSION_HEADER = 'x-mdq-min-version';
+
+/**
+ * `x-mdq-min-version: <chain version>`: the answer must come from data indexed at least that far,
+ * when the database has it (a client that just saw its transaction at that version reads its own
+ * write). Absent: undefined. Anything but one non-negative integer is the client's error.
+ */
+function minVersionOf(request: FastifyRequest): number | undefined {
+  const value = request.headers[MIN_VERSION_HEADER];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d{1,19}$/.test(value.trim())) {
+    throw new ApiError(
+      400,
+      'INVALID_PARAMETER',
+      `'${MIN_VERSION_HEADER}' must be a chain version (a non-negative integer)`,
+    );
+  }
+  return Number(value.trim());
 }
 
 /**

@@ -94,11 +94,12 @@ export function cachedRoutes(app: FastifyInstance): ReadonlyMap<string, ReadCach
 
 /**
  * Response cache for the read routes that opt in (`config.readCache`), keyed per URL by the write
- * counters of the tables the route reads (cacheKeyOf). A hit costs the read-state query the
- * freshness headers take anyway (fresh for these routes, one per event-loop turn, shared by the
- * requests of the turn) instead of the route's statements and serialisation; a committed write to
- * a table the route reads changes its key, so the next request recomputes, and a write to any
- * other table leaves it cached. Concurrent misses of one URL at one key share one computation:
+ * counters of the tables the route reads (cacheKeyOf). A hit costs the read state the freshness
+ * headers take anyway instead of the route's statements and serialisation: no query when the
+ * counters are pushed (ReadStateSource with a signal), else one reading per event-loop turn shared
+ * by the requests of the turn. A committed write to a table the route reads changes its key, so
+ * the next request once the change is known recomputes, and a write to any other table leaves it
+ * cached. Concurrent misses of one URL at one key share one computation:
  * the first runs the route, the others wait for its body (single-flight). Weak ETags name the
  * body; `Cache-Control: private, no-cache` lets clients revalidate cheaply (304) without ever
  * reusing a stale body on their own.

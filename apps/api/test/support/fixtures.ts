@@ -377,7 +377,13 @@ export interface ApiHarness {
 }
 
 export async function createHarness(
-  options: { readDb?: (db: Db) => Db; clock?: () => Date; rateLimitPerMinute?: number } = {},
+  options: {
+    readDb?: (db: Db) => Db;
+    clock?: () => Date;
+    rateLimitPerMinute?: number;
+    /** Push the read state (LISTEN on the test database) and trust a reading this long. */
+    pushedMaxStaleMs?: number;
+  } = {},
 ): Promise<ApiHarness> {
   const test = await createTestDatabase();
   const readDb = options.readDb?.(test.db);
@@ -386,6 +392,9 @@ export async function createHarness(
     ...(readDb ? { readDb } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.rateLimitPerMinute ? { rateLimit: { perMinute: options.rateLimitPerMinute } } : {}),
+    ...(options.pushedMaxStaleMs
+      ? { pushedReadState: { listenUrl: test.url, maxStaleMs: options.pushedMaxStaleMs } }
+      : {}),
     network: 'local',
   });
   const key = (await createApiKey(test.db, { name: 'test' })).key;

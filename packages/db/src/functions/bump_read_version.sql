@@ -1,9 +1,13 @@
 -- Trigger function, statement-level on every data table: bumps the writing table's row of
 -- read_versions for this backend, in the writing transaction, so the bump commits with the data it
--- announces (the API's response cache; migration 2026-11-23T1000_readpath_versions).
+-- announces (the API's response cache; migration 2026-11-23T1000_readpath_versions). It also
+-- notifies channel mdq_read_versions, delivered at the commit and once per transaction however
+-- many statements ask (Postgres folds identical notifications): an API listening learns of new
+-- counters without reading them for every request (migration 2026-12-02T1000_read_version_notify).
 CREATE OR REPLACE FUNCTION bump_read_version() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO read_versions (source, backend, version) VALUES (TG_TABLE_NAME, pg_backend_pid(), 1)
     ON CONFLICT (source, backend) DO UPDATE SET version = read_versions.version + 1;
+  PERFORM pg_notify('mdq_read_versions', '');
   RETURN NULL;
 END $$;

@@ -1,11 +1,7 @@
-import pg from 'pg';
 import { API_KEY_REVOKED_CHANNEL } from './api-keys';
+import { listenForNotifications, type NotificationListener } from './notification-listener';
 
-export interface KeyRevocationListener {
-  /** True while LISTEN is in place; while false a revocation may go unnoticed, so callers shorten their cache. */
-  readonly listening: boolean;
-  close(): Promise<void>;
-}
+export type KeyRevocationListener = NotificationListener;
 
 export interface KeyRevocationHandlers {
   /** A key was revoked (its key id). */
@@ -14,63 +10,12 @@ export interface KeyRevocationHandlers {
   reset(): void;
 }
 
-/**
- * Listens for API key revocations on a dedicated connection (LISTEN needs one session) and
- * reconnects with capped backoff after a restart or failover, calling reset() each time it is back.
- */
+/** Listens for API key revocations (revokeApiKey's NOTIFY), reconnecting after a restart or failover. */
 export function listenForKeyRevocations(url: string, handlers: KeyRevocationHandlers): KeyRevocationListener {
-  let client: pg.Client | null = null;
-  let listening = false;
-  let closed = false;
-  let delay = 250;
-  let timer: NodeJS.Timeout | null = null;
-
-  const schedule = () => {
-    listening = false;
-    if (closed || timer) return;
-    timer = setTimeout(() => {
-      timer = null;
-      void connect();
-    }, delay);
-    timer.unref();
-    delay = Math.min(delay * 2, 5_000);
-  };
-
-  const connect = async () => {
-    const next = new pg.Client({ connectionString: url, application_name: 'mdq-api-keys' });
-    // Without a listener a server restart is an unhandled 'error' event that ends the process.
-    next.on('error', () => schedule());
-    next.on('end', () => schedule());
-    next.on('notification', (message) => {
-      if (message.channel === API_KEY_REVOKED_CHANNEL && message.payload) handlers.revoked(message.payload);
-    });
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${API_KEY_REVOKED_CHANNEL}`);
-      if (closed) {
-        await next.end();
-        return;
-      }
-      client = next;
-      listening = true;
-      delay = 250;
-      handlers.reset();
-    } catch {
-      next.end().catch(() => undefined);
-      schedule();
-    }
-  };
-  void connect();
-
-  return {
-    get listening() {
-      return listening;
+  return listenForNotifications(url, 'mdq-api-keys', [API_KEY_REVOKED_CHANNEL], {
+    notified: (_channel, keyId) => {
+      if (keyId) handlers.revoked(keyId);
     },
-    async close() {
-      closed = true;
-      listening = false;
-      if (timer) clearTimeout(timer);
-      await client?.end().catch(() => undefined);
-    },
-  };
+    reset: handlers.reset,
+  });
 }

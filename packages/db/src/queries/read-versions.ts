@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database';
+import { listenForNotifications } from './notification-listener';
 
 /**
  * Folds the `read_versions` rows of backends that have exited into one row per table (backend 0),
@@ -61,3 +62,40 @@ export const UNVERSIONED_TABLES: readonly string[] = [
   'webhook_deliveries',
   'webhook_endpoints',
 ];
+
+/**
+ * The channel every transaction that moves a read counter notifies at its commit, once
+ * (bump_read_version, bump_collection_versions; migration 2026-12-02T1000_read_version_notify).
+ */
+export const READ_VERSIONS_CHANNEL = 'mdq_read_versions';
+
+/** What a reader of the counters needs to know of their changes without reading them. */
+export interface ReadVersionSignal {
+  /** True while every committed change is announced; while false, the counters must be read. */
+  readonly listening: boolean;
+  /** Moves at each announced change and each (re)connect (changes may have gone unheard meanwhile). */
+  readonly generation: number;
+  close(): Promise<void>;
+}
+
+/** Listens on the primary (`url`: a standby delivers no notifications) for changes of the counters. */
+export function listenForReadVersions(url: string): ReadVersionSignal {
+  let generation = 0;
+  const listener = listenForNotifications(url, 'mdq-api-read-versions', [READ_VERSIONS_CHANNEL], {
+    notified: () => {
+      generation += 1;
+    },
+    reset: () => {
+      generation += 1;
+    },
+  });
+  return {
+    get listening() {
+      return listener.listening;
+    },
+    get generation() {
+      return generation;
+    },
+    close: () => listener.close(),
+  };
+}

@@ -1,0 +1,128 @@
+import { sql } from '@mdq/db';
+import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReadStateSource } from '../src/plugins/freshness';
+import { CACHED, seedCachedRoutes } from './support/cached-routes';
+import { type ApiHarness, createHarness } from './support/fixtures';
+
+/** Polls `done` every 10 ms until it holds; fails after 10 s. */
+async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1_000; i++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`waited 10 s for ${what}`);
+}
+
+/** The indexer's next batch: the checkpoint at `version` and the rows of `tables` gone, in one transaction. */
+async function commitBatch(db: TestDatabase['db'], version: number, ...tables: string[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('indexer_checkpoints').set({ last_version: version }).execute();
+    for (const table of tables) await sql`DELETE FROM ${sql.table(table)}`.execute(trx);
+  });
+}
+
+describe('read state pushed by LISTEN (x-mdq-cache hits without a database round trip)', () => {
+  let h: ApiHarness;
+  const readings = async (): Promise<number> => {
+    const text = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    return Number(/^mdq_api_read_state_readings_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+  };
+
+  beforeAll(async () => {
+    // Trusted for a minute: here only a notification (or a client's min version) retires a reading.
+    h = await createHarness({ pushedMaxStaleMs: 60_000 });
+    await seedCachedRoutes(h);
+    await until('LISTEN', () => h.app.readState.pushing);
+  });
+  afterAll(() => h?.close());
+
+  it('answers hits without reading the counters, and a change retires them once it is announced', async () => {
+    const before = new Map<string, string>();
+    for (const url of CACHED) before.set(url, (await h.get(url)).body);
+    const sent = await readings();
+    for (const url of CACHED) {
+      const again = await h.get(url);
+      expect(again.headers['x-mdq-cache'], url).toBe('hit');
+      expect(again.body, url).toBe(before.get(url));
+    }
+    expect(await readings()).toBe(sent);
+
+    // A committed batch is announced; until the API hears it an answer may be the old one (for
+    // the notification's delivery time); once heard, every answer is the new one.
+    await commitBatch(h.test.db, 4, 'token_ownerships', 'listings');
+    const url = CACHED[0] as string; // /token-balances: the wallet's tokens, held or listed
+    await until('the announcement', async () => (await h.get(url)).headers['x-mdq-indexed-version'] === '4');
+    expect((await h.get(url)).body).not.toBe(before.get(url));
+    expect(await readings()).toBeGreaterThan(sent);
+  });
+
+  it('x-mdq-min-version: a client that names the version it saw gets it at once, heard or not', async () => {
+    // Asked right after the commit, with no wait for the notification: the header alone makes
+    // the API read the counters (the write is committed, so the reading has it).
+    const url = CACHED[5] as string; // /tokens-by-collection
+    const old = await h.get(url);
+    expect(old.statusCode).toBe(200);
+    await commitBatch(h.test.db, 5, 'tokens');
+    const fresh = await h.get(url, { headers: { 'x-mdq-min-version': '5' } });
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.headers['x-mdq-indexed-version']).toBe('5');
+    expect(fresh.headers['x-mdq-cache']).toBe('miss');
+    expect(fresh.body).not.toBe(old.body);
+    // A version the index has not reached: the newest data there is, which the header says.
+    const ahead = await h.get(url, { headers: { 'x-mdq-min-version': '99' } });
+    expect(ahead.statusCode).toBe(200);
+    expect(ahead.headers['x-mdq-indexed-version']).toBe('5');
+  });
+
+  it('a malformed x-mdq-min-version is a 400 naming the header', async () => {
+    for (const value of ['abc', '-1', '1.5', '']) {
+      const response = await h.get('/rankings/recent-added', { headers: { 'x-mdq-min-version': value } });
+      expect(response.statusCode, value).toBe(400);
+      expect(response.json(), value).toMatchObject({ code: 'INVALID_PARAMETER' });
+      expect(response.body, value).toContain('x-mdq-min-version');
+    }
+  });
+});
+
+describe('ReadStateSource with a signal', () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    await test.db
+      .insertInto('indexer_checkpoints')
+      .values({ name: 'default', last_version: 1, last_timestamp: null })
+      .execute();
+  });
+  afterAll(() => test?.drop());
+
+  const version = async (source: ReadStateSource, minVersion?: number) =>
+    (await source.fresh(undefined, minVersion)).freshness.indexedVersion;
+
+  it('serves the last reading while no change is announced, and reads again when one is', async () => {
+    const signal = { listening: true, generation: 0 };
+    const source = new ReadStateSource(test.db, 250, signal, 60_000);
+    expect(await version(source)).toBe(1);
+    // Committed but not announced (its notification still on the way): the reading stands.
+    await commitBatch(test.db, 2, 'tokens');
+    expect(await version(source)).toBe(1);
+    // A client that names the version it saw reads it at once.
+    expect(await version(source, 2)).toBe(2);
+    await commitBatch(test.db, 3, 'tokens');
+    signal.generation += 1;
+    expect(await version(source)).toBe(3);
+    // Not listening (the connection dropped): every request reads.
+    await commitBatch(test.db, 4, 'tokens');
+    signal.listening = false;
+    expect(await version(source)).toBe(4);
+  });
+
+  it('trusts a reading no longer than maxStaleMs, announced change or not', async () => {
+    const signal = { listening: true, generation: 0 };
+    const source = new ReadStateSource(test.db, 250, signal, 1);
+    const first = await version(source);
+    await commitBatch(test.db, (first ?? 0) + 1, 'tokens');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await version(source)).toBe((first ?? 0) + 1);
+  });
+});

@@ -1,0 +1,79 @@
+import pg from 'pg';
+
+export interface NotificationListener {
+  /** True while LISTEN is in place; while false a notification may go unheard, so callers trust less. */
+  readonly listening: boolean;
+  close(): Promise<void>;
+}
+
+export interface NotificationHandlers {
+  /** A notification on `channel`, with its payload ('' when none). */
+  notified(channel: string, payload: string): void;
+  /** The listener (re)connected: notifications may have been missed meanwhile. */
+  reset(): void;
+}
+
+/**
+ * LISTENs on `channels` on a dedicated connection (LISTEN needs one session) and reconnects with
+ * capped backoff after a restart or failover, calling reset() each time it is back. Notifications
+ * are the primary's: a standby never delivers them, so `url` names the primary.
+ */
+export function listenForNotifications(
+  url: string,
+  applicationName: string,
+  channels: readonly string[],
+  handlers: NotificationHandlers,
+): NotificationListener {
+  let client: pg.Client | null = null;
+  let listening = false;
+  let closed = false;
+  let delay = 250;
+  let timer: NodeJS.Timeout | null = null;
+
+  const schedule = () => {
+    listening = false;
+    if (closed || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void connect();
+    }, delay);
+    timer.unref();
+    delay = Math.min(delay * 2, 5_000);
+  };
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: url, application_name: applicationName });
+    // Without a listener a server restart is an unhandled 'error' event that ends the process.
+    next.on('error', () => schedule());
+    next.on('end', () => schedule());
+    next.on('notification', (message) => handlers.notified(message.channel, message.payload ?? ''));
+    try {
+      await next.connect();
+      for (const channel of channels) await next.query(`LISTEN ${channel}`);
+      if (closed) {
+        await next.end();
+        return;
+      }
+      client = next;
+      listening = true;
+      delay = 250;
+      handlers.reset();
+    } catch {
+      next.end().catch(() => undefined);
+      schedule();
+    }
+  };
+  void connect();
+
+  return {
+    get listening() {
+      return listening;
+    },
+    async close() {
+      closed = true;
+      listening = false;
+      if (timer) clearTimeout(timer);
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
