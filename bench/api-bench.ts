@@ -52,6 +52,7 @@ if (values.live === true) {
     connections: (values.connections ?? '10,100').split(',').map(Number),
     blockIntervalMs: numberFlag(values, 'block-interval-ms', values['block-interval-ms'], 500),
     write: values.write === true,
+    ...(values['cpu-prof'] ? { cpuProfileDir: values['cpu-prof'] } : {}),
   });
   process.exit(0);
 }

@@ -29,6 +29,8 @@ export interface LiveBenchOptions {
   blockIntervalMs: number;
   /** Writes the table into docs/PERFORMANCE.md. */
   write: boolean;
+  /** The API process's CPU profile (`--cpu-prof`), written here as it ends. */
+  cpuProfileDir?: string;
 }
 
 const POOL = 20;
@@ -84,13 +86,19 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
     );
 
     const select1 = await startServer('select1', database.url, POOL);
-    const api = await startServer('api', database.url, POOL, {
-      MDQ_API_WORKERS: '1',
-      MDQ_RATE_LIMIT: '1000000',
-      REDIS_URL: redisUrl,
-      // The chain's last sale is the API's "now", as in the per-endpoint bench.
-      ...(facts?.now ? { MDQ_CLOCK_AT: new Date(facts.now).toISOString() } : {}),
-    });
+    const api = await startServer(
+      'api',
+      database.url,
+      POOL,
+      {
+        MDQ_API_WORKERS: '1',
+        MDQ_RATE_LIMIT: '1000000',
+        REDIS_URL: redisUrl,
+        // The chain's last sale is the API's "now", as in the per-endpoint bench.
+        ...(facts?.now ? { MDQ_CLOCK_AT: new Date(facts.now).toISOString() } : {}),
+      },
+      options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [],
+    );
     try {
       // A mix whose URLs fail is a broken benchmark: every distinct request once, failures named.
       const distinct = [...new Map(sequence.map((a) => [askKey(a), a])).values()];
