@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildFloorsAt } from '../src/queries/worker/floors-at';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
-import { loadFloorsAt } from '../src/worker';
+import { loadExactFloorsAt, loadFloorsAt } from '../src/worker';
 
 /*
  * The floor at a past instant (a ranking window's start) is read from the floor changes the
@@ -86,6 +86,8 @@ describe('the floor at a past instant', () => {
   it('before the first recorded change: none, unless an older listing says otherwise', async () => {
     const floors = await loadFloorsAt(t.db, ['0xd', '0xe'], at(0.5));
     expect([floors.get('0xd'), floors.get('0xe')]).toEqual([null, '70']);
+    const exact = await loadExactFloorsAt(t.db, ['0xd', '0xe'], at(0.5));
+    expect([exact.get('0xd'), exact.get('0xe')]).toEqual([null, '70']);
     const rebuilt = await rebuildFloorsAt(t.db, ['0xd', '0xe'], at(0.5));
     expect([rebuilt.get('0xd'), rebuilt.get('0xe')]).toEqual([null, '70']);
   });
@@ -99,6 +101,9 @@ describe('the floor at a past instant', () => {
   ])('at hour %s: C %s, D %s, as the rebuild from listing events', async (hours, c, d) => {
     const floors = await loadFloorsAt(t.db, ['0xc', '0xd'], at(hours));
     expect([floors.get('0xc'), floors.get('0xd')]).toEqual([c, d]);
+    // A window's exact start (collection-stats): the same, from the record or the rebuild.
+    const exact = await loadExactFloorsAt(t.db, ['0xc', '0xd'], at(hours));
+    expect([exact.get('0xc'), exact.get('0xd')]).toEqual([c, d]);
     const rebuilt = await rebuildFloorsAt(t.db, ['0xc', '0xd'], at(hours));
     expect([rebuilt.get('0xc'), rebuilt.get('0xd')]).toEqual([c, d]);
   });

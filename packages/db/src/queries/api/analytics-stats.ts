@@ -2,9 +2,8 @@ import type { CollectionStats } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import { isNativeCoin, isSale } from '../market-rules';
-import { rebuildFloorsAt } from '../worker/floors-at';
 import { loadHolderCounts } from '../worker/rankings';
-import { loadCurrentFloors } from '../worker/snapshots';
+import { loadCurrentFloors, loadExactFloorsAt } from '../worker/snapshots';
 import { iso } from './pagination';
 
 export const ANALYTICS_WINDOWS = ['1h', '24h', '7d', '30d', 'all'] as const;
@@ -89,7 +88,7 @@ export async function collectionStats(
        WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}'`.execute(db),
     loadCurrentFloors(db, [collectionId]),
     // The floor at the exact instant the window starts, not the hourly snapshot before it.
-    start === null ? Promise.resolve(null) : rebuildFloorsAt(db, [collectionId], start),
+    start === null ? Promise.resolve(null) : loadExactFloorsAt(db, [collectionId], start),
     loadHolderCounts(db, [collectionId]),
     sql<{ held: number }>`
       SELECT count(*)::int AS held FROM (

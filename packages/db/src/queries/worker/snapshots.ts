@@ -69,6 +69,23 @@ export async function loadFloorsAt(
 }
 
 /**
+ * The floor of each collection at exactly `at` (a window's start): the recorded floor changes
+ * (floorsFromChanges, one index read per collection), else rebuilt from the listing events
+ * (rebuildFloorsAt); never an hourly snapshot. The same answer as rebuildFloorsAt alone, which
+ * replays every listing of the collection open at `at` (tens of milliseconds for a large one).
+ */
+export async function loadExactFloorsAt(
+  db: Db,
+  collectionIds: readonly string[],
+  at: Date,
+): Promise<Map<string, string | null>> {
+  const result = await floorsFromChanges(db, collectionIds, at);
+  const missing = collectionIds.filter((id) => !result.has(id));
+  for (const [id, floor] of await rebuildFloorsAt(db, missing, at)) result.set(id, floor);
+  return result;
+}
+
+/**
  * The floor at `at` read from `collection_floor_changes`, which holds the floor after every version
  * that moved it (the indexer writes it in the batch's transaction, replaying the listing events
  * from the stored listings): the floor after the collection's last change before `at`. Two cases
