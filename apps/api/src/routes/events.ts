@@ -70,8 +70,7 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
       });
       raw.write('retry: 1000\n\n');
       const session = feed.open(filter, after, async (event) => {
-        if (!raw.write(`id: ${event.id}\ndata: ${feedData(event)}\n\n`))
-          await Promise.race([drained(reply), session.closing]);
+        if (!raw.write(`id: ${event.id}\ndata: ${feedData(event)}\n\n`)) await session.until(drained(reply));
       });
       const heartbeat = setInterval(() => raw.write(': ping\n\n'), feed.options.heartbeatMs);
       const end = () => {
@@ -145,11 +144,7 @@ export async function eventRoutes(scope: FastifyInstance, deps: RouteDeps & { fe
         if (socket.readyState !== socket.OPEN) return;
         const data = feedData(event);
         if (socket.bufferedAmount < WS_HIGH_WATER) socket.send(data);
-        else
-          await Promise.race([
-            new Promise<void>((resolve) => socket.send(data, () => resolve())),
-            session.closing,
-          ]);
+        else await session.until(new Promise<void>((resolve) => socket.send(data, () => resolve())));
       });
       const end = () => {
         session.close();
