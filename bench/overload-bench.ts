@@ -10,7 +10,6 @@
  * phase's rate is back after each overload.
  */
 import { Agent, get } from 'node:http';
-import { setPriority } from 'node:os';
 import { createApiKey, createDb, sql } from '@mdq/db';
 import { cloneBenchDatabase } from './api-dataset';
 import { startServer } from './api-load';
@@ -50,26 +49,12 @@ const path = (i: number): string => {
   }
 };
 
-/*
- * The loops ask from another machine in a deployment; here they share the API's two cores, and a
- * loop that waits for the CPU times its own wait as the API's. Started before this process raises
- * its priority, the API and Postgres keep the default; the loops then run first when they are
- * ready (nice -10, where permitted: root), so their clock reads the API's answer times. The
- * `/health` loop shows what is left of the generator's own wait.
- */
 const api = await startServer('api', database.url, poolSize, {
   MDQ_RATE_LIMIT: '1000000',
   MDQ_API_POOL_SIZE: String(poolSize),
   MDQ_API_CACHE_ENTRIES: '0',
 });
 const base = api.url;
-let generatorNice = 0;
-try {
-  setPriority(-10);
-  generatorNice = -10;
-} catch {
-  // Not permitted (not root): the loops' times then also hold their wait for the CPU.
-}
 
 interface Sample {
   status: number;
@@ -206,9 +191,7 @@ async function phase(name: string, loops: number, polite = false) {
 }
 
 try {
-  console.log(
-    `chain: ${count.toLocaleString('en-US')} transactions; ${seconds} s per phase; load generator at nice ${generatorNice}`,
-  );
+  console.log(`chain: ${count.toLocaleString('en-US')} transactions; ${seconds} s per phase`);
   await phase('warm-up', connections);
   const before = await phase('sustained', connections);
   const overload = await phase('10x', connections * 10);
