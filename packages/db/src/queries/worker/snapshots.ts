@@ -45,44 +45,44 @@ const SNAPSHOT_TOLERANCE = '2 hours';
  * for the collections those cannot answer, the latest hourly snapshot at or before `at` (within two
  * hours); for the rest the floor is rebuilt from the listing events (rebuildFloorsAt, the same
  * answer as the floor changes but 0.4–0.9 s for every collection of the 1M chain). A collection
- * without a listing then maps to null.
+ * without a listing then maps to null. `exact` leaves the snapshots out (loadExactFloorsAt).
  */
 export async function loadFloorsAt(
   db: Db,
   collectionIds: readonly string[],
   at: Date,
+  { exact = false }: { exact?: boolean } = {},
 ): Promise<Map<string, string | null>> {
   const result = await floorsFromChanges(db, collectionIds, at);
   const unanswered = collectionIds.filter((id) => !result.has(id));
   if (unanswered.length === 0) return result;
-  const { rows: snaps } = await sql<{ id: string; floor: string | null }>`
-    SELECT DISTINCT ON (collection_id) collection_id AS id, floor_price::text AS floor
-    FROM collection_snapshots
-    WHERE collection_id = ANY(${unanswered}::text[])
-      AND snapshot_at <= ${at} AND snapshot_at > ${at}::timestamptz - ${SNAPSHOT_TOLERANCE}::interval
-    ORDER BY collection_id, snapshot_at DESC
-  `.execute(db);
-  for (const s of snaps) result.set(s.id, s.floor);
+  if (!exact) {
+    const { rows: snaps } = await sql<{ id: string; floor: string | null }>`
+      SELECT DISTINCT ON (collection_id) collection_id AS id, floor_price::text AS floor
+      FROM collection_snapshots
+      WHERE collection_id = ANY(${unanswered}::text[])
+        AND snapshot_at <= ${at} AND snapshot_at > ${at}::timestamptz - ${SNAPSHOT_TOLERANCE}::interval
+      ORDER BY collection_id, snapshot_at DESC
+    `.execute(db);
+    for (const s of snaps) result.set(s.id, s.floor);
+  }
   const missing = unanswered.filter((id) => !result.has(id));
   for (const [id, floor] of await rebuildFloorsAt(db, missing, at)) result.set(id, floor);
   return result;
 }
 
 /**
- * The floor of each collection at exactly `at` (a window's start): the recorded floor changes
- * (floorsFromChanges, one index read per collection), else rebuilt from the listing events
- * (rebuildFloorsAt); never an hourly snapshot. The same answer as rebuildFloorsAt alone, which
- * replays every listing of the collection open at `at` (tens of milliseconds for a large one).
+ * The floor of each collection at exactly `at` (a window's start): the recorded floor changes,
+ * else rebuilt from the listing events; never an hourly snapshot. The same answer as
+ * rebuildFloorsAt alone, which replays every listing of the collection open at `at` (tens of
+ * milliseconds for a large one).
  */
-export async function loadExactFloorsAt(
+export function loadExactFloorsAt(
   db: Db,
   collectionIds: readonly string[],
   at: Date,
 ): Promise<Map<string, string | null>> {
-  const result = await floorsFromChanges(db, collectionIds, at);
-  const missing = collectionIds.filter((id) => !result.has(id));
-  for (const [id, floor] of await rebuildFloorsAt(db, missing, at)) result.set(id, floor);
-  return result;
+  return loadFloorsAt(db, collectionIds, at, { exact: true });
 }
 
 /**
