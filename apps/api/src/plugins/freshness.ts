@@ -83,11 +83,10 @@ export class ReadStateSource {
             // The pairs resolved at one generation stay known until the next: a collection page
             // asked again needs no reading.
             const previous = this.last;
-            const known =
+            this.last =
               previous && generation === this.lastGeneration && generation !== -1
                 ? { ...state, scopes: new Map([...previous.scopes, ...state.scopes]) }
                 : state;
-            this.last = known;
             this.lastAt = startedAt;
             this.lastGeneration = generation;
             resolve(state);
