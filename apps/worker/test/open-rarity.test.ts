@@ -1,6 +1,6 @@
 import { type Db, sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
-import { computeOpenRarity } from '@mdq/db/worker';
+import { computeOpenRarity, rarityIsStale } from '@mdq/db/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAllRarity, computeCollectionRarity } from '../src/tasks/rarity';
 import { addr, insertCollection } from './helpers';
@@ -213,6 +213,51 @@ describe('OpenRarity in SQL', () => {
     expect(rows.map((r) => [r.tokenId, r.rank, r.score, r.computedAt.getTime()])).toEqual([
       ['r6-a', 1, 1, later.getTime()],
       ['r6-b', 1, 1, later.getTime()],
+    ]);
+  });
+
+  it('a collection is stale for rarity after a mint, not after a trade (the collection-changed job recomputes only then)', async () => {
+    const id = await collectionOf({ 'r8-a': { c: 'x' }, 'r8-b': { c: 'y' }, 'r8-c': { c: 'y' } });
+    expect(await rarityIsStale(db, id)).toBe(true);
+    expect(await computeCollectionRarity(db, id, now)).toBe(3);
+    expect(await rarityIsStale(db, id)).toBe(false);
+    // A trade: the token's row moves on and an ownership is written, no trait or membership changes.
+    await sql`UPDATE tokens SET last_transaction_version = 2 WHERE token_data_id = 'r8-b'`.execute(db);
+    await db
+      .insertInto('token_ownerships')
+      .values({
+        token_data_id: 'r8-b',
+        property_version: '0',
+        owner_address: addr(900),
+        collection_id: id,
+        token_standard: 'v2',
+        amount: '1',
+        last_transaction_version: 2,
+      })
+      .execute();
+    expect(await rarityIsStale(db, id)).toBe(false);
+    // A mint changes the population, and so every score.
+    await db
+      .insertInto('tokens')
+      .values({
+        token_data_id: 'r8-d',
+        token_standard: 'v2',
+        collection_id: id,
+        token_name: 'r8-d',
+        last_transaction_version: 3,
+      })
+      .execute();
+    await db
+      .insertInto('token_attributes')
+      .values({ token_data_id: 'r8-d', collection_id: id, trait_type: 'c', value: 'y' })
+      .execute();
+    expect(await rarityIsStale(db, id)).toBe(true);
+    expect(await computeCollectionRarity(db, id, now)).toBe(4);
+    expect((await stored(id)).map((r) => [r.tokenId, r.rank])).toEqual([
+      ['r8-a', 1],
+      ['r8-b', 2],
+      ['r8-c', 2],
+      ['r8-d', 2],
     ]);
   });
 

@@ -1,14 +1,22 @@
-import { loadUriCacheEntry } from '@mdq/db/worker';
+import { loadUriCacheEntry, rarityIsStale } from '@mdq/db/worker';
 import { type CollectionChangedPayload, collectionChangedJobId, QUEUE_NAMES } from '@mdq/jobs';
 import { computeCollectionRarity } from '../tasks/rarity';
+import { RarityPacer } from '../tasks/rarity-pacer';
 import { defineJob, type WorkerContext } from './define-job';
 import { rankingsRefreshJob } from './rankings-refresh';
 import { uriResolveJob } from './uri-resolve';
 
+/** This process's recomputes, paced (rarity-pacer.ts): a tenth of the time per collection, half overall. */
+const pacer = new RarityPacer();
+
 /**
  * The indexer's `collection-changed` jobs (payload, id and producer live in @mdq/jobs): the
- * collection's rarity is recomputed here and now (a reveal is visible within seconds), rankings
- * are refreshed once for the whole burst, and a collection never resolved gets its URI resolved.
+ * collection's rarity is recomputed here and now when its traits changed (a reveal is visible
+ * within seconds; a trade leaves it as it is) unless its last recompute was so recent that another
+ * would exceed the pacer's share: then the job asks for itself again (coalesced, so every change
+ * meanwhile joins that run) and rarity follows the collection within ten times its computation's
+ * time. Rankings are refreshed once for the whole burst, and a collection never resolved gets its
+ * URI resolved.
  * New and mutated tokens' documents are found by the metadata sweep (every minute), not here: a
  * crawl request per change doubled this job's queue work, and under a Redis restart left
  * collection-changed jobs without their lock at shutdown (the fault suite).
@@ -17,12 +25,23 @@ export async function processCollectionChanged(
   ctx: WorkerContext,
   payload: CollectionChangedPayload,
   now: Date,
-): Promise<{ rarityTokens: number }> {
-  const rarityTokens = await computeCollectionRarity(ctx.db, payload.collectionId, now);
+): Promise<{ rarityTokens: number | null; rarityDeferred: boolean }> {
+  const id = payload.collectionId;
+  let rarityTokens: number | null = null;
+  let rarityDeferred = false;
+  if (await rarityIsStale(ctx.db, id)) {
+    rarityDeferred = pacer.waitMs(id, Date.now()) > 0;
+    if (rarityDeferred) {
+      await ctx.enqueue(collectionChangedJob, payload);
+    } else {
+      const startedAt = Date.now();
+      rarityTokens = await computeCollectionRarity(ctx.db, id, now);
+      pacer.record(id, startedAt, Date.now());
+    }
+  }
   await ctx.enqueue(rankingsRefreshJob, {});
-  if (!(await loadUriCacheEntry(ctx.db, payload.collectionId)))
-    await ctx.enqueue(uriResolveJob, { collectionId: payload.collectionId });
-  return { rarityTokens };
+  if (!(await loadUriCacheEntry(ctx.db, id))) await ctx.enqueue(uriResolveJob, { collectionId: id });
+  return { rarityTokens, rarityDeferred };
 }
 
 /**
@@ -52,9 +71,12 @@ export const collectionChangedJob = defineJob<CollectionChangedPayload>({
           startedAt,
           waitedMs: startedAt - firstChangeAt,
           rarityTokens: result.rarityTokens,
+          rarityDeferred: result.rarityDeferred,
         },
         'collection recomputed',
       );
+      // A deferred recompute has not answered the change yet: the lag report keeps counting it.
+      if (result.rarityDeferred) await ctx.backlog.mark([payload.collectionId], firstChangeAt);
       return result;
     } catch (err) {
       await ctx.backlog.mark([payload.collectionId], firstChangeAt);
