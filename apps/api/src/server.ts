@@ -35,16 +35,22 @@ export async function startApi(
   options: StartApiOptions = {},
 ): Promise<RunningApi> {
   // Every statement of a request is bounded (MDQ_API_STATEMENT_TIMEOUT_MS); exports lift it for
-  // their own transaction.
+  // their own transaction. No JIT: a request's statement is over before compiling would pay.
   const statementTimeoutMs = config.overload.statementTimeoutMs;
   const db =
     options.db ??
-    createDb(databaseUrl, { applicationName: 'mdq-api', max: config.apiPoolSize, statementTimeoutMs });
+    createDb(databaseUrl, {
+      applicationName: 'mdq-api',
+      max: config.apiPoolSize,
+      statementTimeoutMs,
+      jit: false,
+    });
   const readDb = config.databaseReadUrl
     ? createDb(config.databaseReadUrl, {
         applicationName: 'mdq-api-read',
         max: config.apiPoolSize,
         statementTimeoutMs,
+        jit: false,
       })
     : undefined;
   if (config.apiKey) await ensureApiKey(db, config.apiKey, 'MDQ_API_KEY');

@@ -38,6 +38,14 @@ export interface CreateDbOptions {
   max?: number;
   applicationName?: string;
   statementTimeoutMs?: number;
+  /**
+   * false: the connections run with `jit = off`. For request-sized reads: Postgres JIT-compiles any
+   * statement whose estimate passes `jit_above_cost`, and an estimate is often far above what a
+   * LIMIT and index lookups really cost. The Indexer GraphQL's owned-tokens statement (a thousand
+   * rows with their token and collection) spent 600 ms compiling 95 functions before its first row,
+   * against 230 ms for the whole scan (docs/PERFORMANCE.md).
+   */
+  jit?: boolean;
 }
 
 export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool {
@@ -47,6 +55,7 @@ export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool 
     application_name: options.applicationName ?? 'mdq',
     types,
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.jit === false ? { options: '-c jit=off' } : {}),
   });
   // A client that loses its server (restart, failover) emits 'error'. pool.on('error') covers idle
   // clients only; a client checked out for a transaction or held for an advisory lock has no

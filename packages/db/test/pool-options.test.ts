@@ -1,0 +1,41 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../src/database';
+import { createTestDatabase, type TestDatabase } from '../src/testing';
+
+describe('createDb options', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => t.drop());
+
+  const settings = async (options: Parameters<typeof createDb>[1]) => {
+    const db = createDb(t.url, { ...options, max: 2 });
+    try {
+      // Two connections at once: each connection of the pool is set up alike, not only the first.
+      const read = () =>
+        sql<{ jit: string; timeout: string }>`SELECT current_setting('jit') AS jit,
+          current_setting('statement_timeout') AS timeout, pg_sleep(0.05)`.execute(db);
+      const [a, b] = await Promise.all([read(), read()]);
+      return [a.rows[0], b.rows[0]];
+    } finally {
+      await db.destroy();
+    }
+  };
+
+  it('jit: false turns JIT off on every connection of the pool, with the statement timeout kept', async () => {
+    expect(await settings({ jit: false, statementTimeoutMs: 1234 })).toEqual([
+      { jit: 'off', timeout: '1234ms', pg_sleep: '' },
+      { jit: 'off', timeout: '1234ms', pg_sleep: '' },
+    ]);
+  });
+
+  it("leaves the server's JIT setting (its configured value) alone by default", async () => {
+    const { rows } = await sql<{
+      jit: string;
+    }>`SELECT reset_val AS jit FROM pg_settings WHERE name = 'jit'`.execute(t.db);
+    const [a] = await settings({});
+    expect(a?.jit).toBe(rows[0]?.jit);
+  });
+});
