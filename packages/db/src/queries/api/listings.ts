@@ -206,7 +206,10 @@ function matchedPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
  * `reach`, from the collection's active-listing index), and the walk stops once `reach` rows are
  * in hand (an incremental sort on the position the walk already holds): a first page reads the
  * first ranked collections only. The unranked listings (newest first from the active-listing
- * index) are read only when the ranked ones cannot fill the reach (a one-time filter). The page is
+ * index) are read only when the ranked ones cannot fill the reach (a one-time filter). They leave
+ * out the ranked collections as a list read once (`<> ALL`), not as an anti-join: planned on a
+ * ranking's statistics from before the worker rewrote it (143 collections, then none), the anti-join
+ * became a sequential scan and sort of every active listing, 150–350 ms under the live bench. The page is
  * cut from that union in the one order, and only its rows meet their token. Same rows and order as
  * joining every active listing to its ranking position and sorting.
  */
@@ -230,8 +233,9 @@ function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
             SELECT * FROM ranked
             UNION ALL
             (SELECT l.*, ${UNRANKED} AS popularity FROM listings l
-              WHERE (SELECT count(*) FROM ranked) < ${p.reach} AND ${where} AND NOT EXISTS (
-                  SELECT 1 FROM ranking_snapshots rs WHERE rs.ranking = 'trending' AND rs.collection_id = l.collection_id)
+              WHERE (SELECT count(*) FROM ranked) < ${p.reach} AND ${where}
+                AND l.collection_id <> ALL (ARRAY(SELECT rs.collection_id FROM ranking_snapshots rs
+                                                   WHERE rs.ranking = 'trending' AND rs.collection_id IS NOT NULL))
                 AND ${p.after(popularKeys(UNRANKED))}
               ORDER BY ${orderOf(NEWEST)} LIMIT ${p.reach})
           ) l
