@@ -213,7 +213,10 @@ describe.skipIf(!bin)('scale-out: replica reads, two APIs, two workers', () => {
         stopped.once('close', () => resolve());
         stopped.kill('SIGTERM');
       });
+      // Rarity gone and its marks with it, as if every collection's traits had changed: a
+      // collection-changed job recomputes only a collection whose rarity is stale.
       await sql`DELETE FROM token_rarity`.execute(db);
+      await sql`DELETE FROM collection_rarity_marks`.execute(db);
       const ids = (
         await sql<{ id: string }>`SELECT DISTINCT collection_id AS id FROM tokens`.execute(db)
       ).rows.map((r) => r.id);

@@ -140,18 +140,31 @@ describe('a sale on the live devnet reaches the trending ranking', () => {
       changedAt = (changes.get(top) ?? []).find((at) => at >= from) ?? 0;
       expect(changedAt).toBeGreaterThan(0);
     }, 90_000);
-    // The first rarity and trending runs at or after that change (polled; a later run only
-    // overwrites them with a later time, which can only make the measured wait longer).
+    // Rarity has caught up with the change once it was computed from the collection's traits as
+    // they stood after it: its mark reaches the trait version read now (a sale changes no trait,
+    // and then the mark may be there already; a mint moves the version and needs a recompute).
+    const traits = await test.db
+      .selectFrom('collection_trait_totals')
+      .select('changed_version')
+      .where('collection_id', '=', top)
+      .executeTakeFirstOrThrow();
+    // The first poll that sees rarity caught up, and the first trending run at or after the change
+    // (a later run only overwrites it with a later time, which can only make the wait longer).
     let rarityAt = 0;
     let trendingAt = 0;
     await eventually(async () => {
       const rarity = await test.db
         .selectFrom('token_rarity')
-        .select((eb) => [eb.fn.countAll<string>().as('rows'), eb.fn.min('computed_at').as('at')])
+        .select((eb) => eb.fn.countAll<string>().as('rows'))
         .where('collection_id', '=', top)
         .executeTakeFirst();
       expect(Number(rarity?.rows ?? 0)).toBeGreaterThan(0);
-      rarityAt ||= (rarity?.at?.getTime() ?? 0) >= changedAt ? (rarity?.at?.getTime() ?? 0) : 0;
+      const mark = await test.db
+        .selectFrom('collection_rarity_marks')
+        .select('computed_from')
+        .where('collection_id', '=', top)
+        .executeTakeFirst();
+      rarityAt ||= Number(mark?.computed_from ?? -1) >= Number(traits.changed_version) ? Date.now() : 0;
       const run = await test.db
         .selectFrom('ranking_runs')
         .select('computed_at')
