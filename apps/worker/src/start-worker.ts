@@ -3,6 +3,7 @@ import { startInProcessWorker } from './in-process-runner';
 import type { WorkerBase } from './jobs/define-job';
 import { JOBS } from './jobs/registry';
 import type { RunningWorker } from './running-worker';
+import { RarityPacer } from './tasks/rarity-pacer';
 import { startWebhookDelivery } from './webhooks/webhook-delivery';
 import { resolveWorkerOptions, type StartWorkerOptions } from './worker-options';
 
@@ -27,6 +28,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     retention: resolved.retention,
     media: options.media,
     clock: resolved.clock,
+    rarityPacer: new RarityPacer(),
   };
   if (options.redisUrl) {
     const running = await startBullmqWorker(base, options.redisUrl, resolved, jobs);

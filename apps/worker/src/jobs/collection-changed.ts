@@ -1,19 +1,16 @@
 import { loadUriCacheEntry, rarityIsStale } from '@mdq/db/worker';
 import { type CollectionChangedPayload, collectionChangedJobId, QUEUE_NAMES } from '@mdq/jobs';
 import { computeCollectionRarity } from '../tasks/rarity';
-import { RarityPacer } from '../tasks/rarity-pacer';
 import { defineJob, type WorkerContext } from './define-job';
 import { rankingsRefreshJob } from './rankings-refresh';
 import { uriResolveJob } from './uri-resolve';
-
-/** This process's recomputes, paced (rarity-pacer.ts): a tenth of the time per collection, half overall. */
-const pacer = new RarityPacer();
 
 /**
  * The indexer's `collection-changed` jobs (payload, id and producer live in @mdq/jobs): the
  * collection's rarity is recomputed here and now when its traits changed (a reveal is visible
  * within seconds; a trade leaves it as it is) unless its last recompute was so recent that another
- * would exceed the pacer's share: then the job asks for itself again (coalesced, so every change
+ * would exceed the worker's pace (`ctx.rarityPacer`: a tenth of the time per collection, half
+ * overall): then the job asks for itself again (coalesced, so every change
  * meanwhile joins that run) and rarity follows the collection within ten times its computation's
  * time. Rankings are refreshed once for the whole burst, and a collection never resolved gets its
  * URI resolved.
@@ -30,13 +27,13 @@ export async function processCollectionChanged(
   let rarityTokens: number | null = null;
   let rarityDeferred = false;
   if (await rarityIsStale(ctx.db, id)) {
-    rarityDeferred = pacer.waitMs(id, Date.now()) > 0;
+    rarityDeferred = ctx.rarityPacer.waitMs(id, Date.now()) > 0;
     if (rarityDeferred) {
       await ctx.enqueue(collectionChangedJob, payload);
     } else {
       const startedAt = Date.now();
       rarityTokens = await computeCollectionRarity(ctx.db, id, now);
-      pacer.record(id, startedAt, Date.now());
+      ctx.rarityPacer.record(id, startedAt, Date.now());
     }
   }
   await ctx.enqueue(rankingsRefreshJob, {});

@@ -4,6 +4,7 @@ import { type ChangeBacklog, type Coalescing, JOB_POLICIES, type JobPolicy, type
 import type { WorkerLogger } from '../logger';
 import type { MediaRenderer } from '../media/media-renderer';
 import type { MetadataCrawlOptions } from '../metadata/crawl-collection';
+import type { RarityPacer } from '../tasks/rarity-pacer';
 import type { UriCacheOptions } from '../uri/resolve-collection-uri';
 
 /** What every job's run needs; the runner (BullMQ or in-process) supplies `backlog` and `enqueue`. */
@@ -21,6 +22,8 @@ export interface WorkerContext {
   media?: MediaRenderer | undefined;
   /** The instant the aggregates compute at (the wall clock, or a benchmark's chain time). */
   clock(): Date;
+  /** This worker's pace of OpenRarity recomputes (the collection-changed job's). */
+  rarityPacer: RarityPacer;
   /** Each collection's first change not yet taken by a collection-changed run (the lag report). */
   backlog: ChangeBacklog;
   /** Requests a run of `job`, coalesced with the other requests of its key (`@mdq/jobs` coalescing). */

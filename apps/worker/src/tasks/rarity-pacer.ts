@@ -7,7 +7,8 @@
  * collection-changed job: under the live API bench, about two a second with the largest (31k rows)
  * among them, more database time than every API read together (docs/PERFORMANCE.md). A recompute of
  * a few milliseconds is held back by milliseconds; a 2.5 s one of the largest collection holds it
- * for 22.5 s and the others for 2.5 s at the defaults. Per process: two workers pace their own runs.
+ * for 22.5 s and the others for 2.5 s at the defaults. One per worker (`startWorker`): two workers
+ * pace their own runs, so together they may take twice the share.
  */
 export class RarityPacer {
   private readonly last = new Map<string, { endedAt: number; ms: number }>();
