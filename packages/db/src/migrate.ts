@@ -27,6 +27,7 @@ import * as publishableKeys from './migrations/2026-11-30T1000_publishable_keys'
 import * as cacheCollectionVersions from './migrations/2026-12-01T1000_cache_collection_versions';
 import * as readVersionNotify from './migrations/2026-12-02T1000_read_version_notify';
 import * as handleOwnerIndex from './migrations/2026-12-03T1000_handle_owner_index';
+import * as tokensLootboxBurned from './migrations/2026-12-03T1100_tokens_lootbox_burned';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-01T1000_cache_collection_versions': cacheCollectionVersions,
   '2026-12-02T1000_read_version_notify': readVersionNotify,
   '2026-12-03T1000_handle_owner_index': handleOwnerIndex,
+  '2026-12-03T1100_tokens_lootbox_burned': tokensLootboxBurned,
 };
 
 /** The migrations' names in the order they run. */
