@@ -1,8 +1,8 @@
 /**
  * What the API benchmarks ask (`api-bench.ts`, row by row; `api-live.ts`, all at once on a moving
- * chain): every GET endpoint of the spec and the ts-sdk's five most common Indexer API queries, each
- * as 400 requests whose parameters are drawn from the indexed chain (many tokens, wallets,
- * collections, lootboxes, pages and search texts, not one hot URL).
+ * chain): every GET endpoint of the spec, the collection analytics routes and the ts-sdk's five most
+ * common Indexer API queries, each as 400 requests whose parameters are drawn from the indexed chain
+ * (many tokens, wallets, collections, lootboxes, pages and search texts, not one hot URL).
  */
 import pg from 'pg';
 import { recordSdkBodies } from './sdk-graphql-bodies';
@@ -272,6 +272,30 @@ export async function sampleEndpoints(
     group: 'other',
     paths: mix((i) => `/rarities-by-collection?${pair(i)}&page=${page(i)}`),
   });
+  // The analytics routes, as a collection page's charts and stats ask them: by id or by pair.
+  const which = (i: number) => (i % 2 === 0 ? `collectionId=${col(i).collection_id}` : pair(i));
+  endpoints.push(
+    {
+      name: 'collection-stats',
+      group: 'other',
+      paths: mix((i) => `/collection-stats?${which(i)}&window=${pick(['24h', '7d', '30d', '1h', 'all'], i)}`),
+    },
+    {
+      name: 'collection-history',
+      group: 'other',
+      paths: mix((i) => `/collection-history?${which(i)}&interval=${pick(['1d', '1h'], i)}`),
+    },
+    {
+      name: 'collection-trait-floors',
+      group: 'other',
+      paths: mix((i) => `/collection-trait-floors?${which(i)}`),
+    },
+    {
+      name: 'collection-top-traders',
+      group: 'other',
+      paths: mix((i) => `/collection-top-traders?${which(i)}&window=${pick(['7d', '30d', '24h'], i)}`),
+    },
+  );
   // The Indexer API's GraphQL (issue #36): the five NFT queries @aptos-labs/ts-sdk sends most, as the
   // SDK itself sends them (POST bodies recorded from the SDK, sdk-graphql-bodies.ts), over the
   // chain's wallets, tokens and collections.
