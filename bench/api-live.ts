@@ -6,11 +6,12 @@
  * process. The load is one sequence of requests over every endpoint's mix (api-mix.ts), each drawn
  * with a skew a marketplace's traffic has: front-page endpoints three times as often, and within an
  * endpoint's 400 URLs the first ones most (index 400·u³). Per connection count: rps, p50, p99,
- * non-2xx, next to `SELECT 1` measured right before it, the versions indexed meanwhile and the
- * response cache's hit ratio (`mdq_api_cache_answers_total`). A last pass at 10 connections reads
- * every answer's headers: the hit ratio per route, and the ratio one global version would have had
- * on the same answers (a hit only when nothing at all was indexed since the URL's previous answer;
- * its cache never full and rankings writes not counted, so it is the better case of that scheme).
+ * non-2xx, next to `SELECT 1` measured right before it, the versions indexed meanwhile, the
+ * response cache's hit ratio (`mdq_api_cache_answers_total`) and the refusals by signal. A last
+ * pass at 10 connections reads every answer's headers: the hit ratio per route, and the ratio one
+ * global version would have had on the same answers (a hit only when nothing at all was indexed
+ * since the URL's previous answer; its cache never full and rankings writes not counted, so it is
+ * the better case of that scheme).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -123,20 +124,29 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
         const base = await loadAsks(select1.url, [{ path: '/' }], connections, {
           duration: Math.max(3, Math.round(options.seconds / 2)),
         });
+        const beforeMetrics = await scrape(`${api.url}/metrics`);
         const before = {
           version: await indexedVersion(),
-          cache: cacheCounts(await scrape(`${api.url}/metrics`)),
+          cache: cacheCounts(beforeMetrics),
+          shed: shedCounts(beforeMetrics),
         };
         const r: Result = await loadAsks(api.url, sequence, connections, {
           headers,
           duration: options.seconds,
         });
+        const afterMetrics = await scrape(`${api.url}/metrics`);
         const after = {
           version: await indexedVersion(),
-          cache: cacheCounts(await scrape(`${api.url}/metrics`)),
+          cache: cacheCounts(afterMetrics),
+          shed: shedCounts(afterMetrics),
         };
         const hits = after.cache.hit - before.cache.hit;
         const misses = after.cache.miss - before.cache.miss;
+        // Refusals by the signal that made them (load-shedding.ts), so a non-2xx count says why.
+        for (const [signal, n] of after.shed) {
+          const during = n - (before.shed.get(signal) ?? 0);
+          if (during > 0) console.log(`${connections} connections: ${during} shed by ${signal}`);
+        }
         rows.push(
           `| \`SELECT 1\` (node:http + pg, pool ${POOL}) | ${connections} | ${fmt(base.rps)} | ${base.p50} | ${base.p99} | ${base.errors} | 1.00 | | |`,
           `| **the live mix** | ${connections} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${(r.rps / base.rps).toFixed(2)} | ${ratio(hits, misses)} | ${fmt(after.version - before.version)} |`,
@@ -204,6 +214,16 @@ function cacheCounts(metrics: string): { hit: number; miss: number } {
   for (const [labels, n] of metricValues(metrics, 'mdq_api_cache_answers_total')) {
     if (labels.includes('result="hit"')) counts.hit += n;
     else if (labels.includes('result="miss"')) counts.miss += n;
+  }
+  return counts;
+}
+
+/** `mdq_api_shed_total` by its `signal` label. */
+function shedCounts(metrics: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const [labels, n] of metricValues(metrics, 'mdq_api_shed_total')) {
+    const signal = /signal="([^"]*)"/.exec(labels)?.[1] ?? 'unknown';
+    counts.set(signal, (counts.get(signal) ?? 0) + n);
   }
   return counts;
 }
