@@ -108,8 +108,8 @@ export function listingFilterWhere(f: ListingFilter): RawBuilder<boolean> {
   if (f.search !== undefined && f.search.trim() !== '') {
     const text = f.search.trim();
     const like = likePattern(text);
-    const similar = (column: RawBuilder<unknown>) =>
-      subsumedBySubstring(text) ? sql`` : sql`OR ${column} % ${text}`;
+    const fuzzy = !subsumedBySubstring(text);
+    const similar = (column: RawBuilder<unknown>) => (fuzzy ? sql`OR ${column} % ${text}` : sql``);
     terms.push(
       // The collections as an array (an InitPlan), not `IN (subquery)`: `collection_id = ANY(...)`
       // is an index condition, so the three terms can be one BitmapOr of the active-listing name
@@ -225,10 +225,10 @@ function matchedPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
  * first ranked collections only. The unranked listings (newest first from the active-listing
  * index) are read only when the ranked ones cannot fill the reach (a one-time filter). They leave
  * out the ranked collections as a list read once (`<> ALL`), not as an anti-join: planned on a
- * ranking's statistics from before the worker rewrote it (143 collections, then none), the anti-join
- * became a sequential scan and sort of every active listing, 150–350 ms under the live bench. The page is
- * cut from that union in the one order, and only its rows meet their token. Same rows and order as
- * joining every active listing to its ranking position and sorting.
+ * ranking's statistics from before the worker rewrote it (143 collections, then none), the
+ * anti-join became a sequential scan and sort of every active listing, 150–350 ms under the live
+ * bench. The page is cut from that union in the one order, and only its rows meet their token.
+ * Same rows and order as joining every active listing to its ranking position and sorting.
  */
 function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): Promise<Page<ListingCard>> {
   return fetchPage(

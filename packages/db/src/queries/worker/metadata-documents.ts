@@ -190,12 +190,3 @@ async function replaceDocumentTraits(
     ON CONFLICT (token_data_id, trait_type) DO NOTHING`.execute(db);
   return Number(deleted.numAffectedRows ?? 0) + Number(inserted.numAffectedRows ?? 0) > 0;
 }
-
-/** True when the collection's traits changed since its OpenRarity was last computed. */
-export async function rarityIsStale(db: Db, collectionId: string): Promise<boolean> {
-  const { rows } = await sql<{ stale: boolean }>`
-    SELECT m.computed_from IS DISTINCT FROM t.changed_version AS stale FROM collection_trait_totals t
-      LEFT JOIN collection_rarity_marks m USING (collection_id)
-     WHERE t.collection_id = ${collectionId}`.execute(db);
-  return rows[0]?.stale ?? false;
-}

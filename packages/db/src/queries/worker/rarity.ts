@@ -223,15 +223,31 @@ async function storeRarity(trx: Db, ids: readonly string[], all: boolean, comput
   return ranked;
 }
 
-/** The collections whose traits, tokens or burns changed since their rarity was last computed. */
+/**
+ * A collection's rarity is stale when its traits, tokens or burns changed since it was last
+ * computed: its trait version moved past the mark the computation left. Over
+ * `collection_trait_totals t LEFT JOIN collection_rarity_marks m`.
+ */
+const STALE = sql<boolean>`m.computed_from IS DISTINCT FROM t.changed_version`;
+
+/** The collections whose rarity is stale (the scheduled recompute's). */
 async function collectionsWithChangedTraits(db: Db): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
     SELECT t.collection_id AS id FROM collection_trait_totals t
     LEFT JOIN collection_rarity_marks m USING (collection_id)
-    WHERE m.computed_from IS DISTINCT FROM t.changed_version
+    WHERE ${STALE}
     ORDER BY 1
   `.execute(db);
   return rows.map((r) => r.id);
+}
+
+/** Whether one collection's rarity is stale (the collection-changed job and the crawl ask). */
+export async function rarityIsStale(db: Db, collectionId: string): Promise<boolean> {
+  const { rows } = await sql<{ stale: boolean }>`
+    SELECT ${STALE} AS stale FROM collection_trait_totals t
+      LEFT JOIN collection_rarity_marks m USING (collection_id)
+     WHERE t.collection_id = ${collectionId}`.execute(db);
+  return rows[0]?.stale ?? false;
 }
 
 /**
