@@ -28,6 +28,7 @@ import * as cacheCollectionVersions from './migrations/2026-12-01T1000_cache_col
 import * as readVersionNotify from './migrations/2026-12-02T1000_read_version_notify';
 import * as handleOwnerIndex from './migrations/2026-12-03T1000_handle_owner_index';
 import * as tokensLootboxBurned from './migrations/2026-12-03T1100_tokens_lootbox_burned';
+import * as analyticsReads from './migrations/2026-12-04T1000_analytics_reads';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-02T1000_read_version_notify': readVersionNotify,
   '2026-12-03T1000_handle_owner_index': handleOwnerIndex,
   '2026-12-03T1100_tokens_lootbox_burned': tokensLootboxBurned,
+  '2026-12-04T1000_analytics_reads': analyticsReads,
 };
 
 /** The migrations' names in the order they run. */
