@@ -61,7 +61,9 @@ describe('the last sale of each trait value', () => {
                     token_data_id, coin_type, wash_flags)
                   VALUES (${version}, ${i}, 'fill_listing', 'm', '0xm', 'e', ${1000 + k * 10 + i}, 1,
                           ${new Date(Date.UTC(2026, 0, 1, 0, k))}, ${id}, ${`${id}t${token}`},
-                          ${k % 7 === 6 ? '0xusd::coin::USD' : null}, ${k % 5 === 4 ? ['self_trade'] : []})`.execute(t.db);
+                          ${k % 7 === 6 ? '0xusd::coin::USD' : null}, ${k % 5 === 4 ? ['self_trade'] : []})`.execute(
+          t.db,
+        );
       }
     }
     // A second sale in the last sale's transaction, at a later event: it is the newer one.
