@@ -37,6 +37,19 @@ const URLS = [
   `/lootbox-revenue?creator=${CREATOR}&collection=Cats&timeframe=all`,
   `/user/inventory-history-data?address=${OWNER}&range=24h`,
   `/user/inventory-history-data?address=${OWNER}&range=30d`,
+  // The analytics routes by each selector (the id itself, the pair's lookup, the lootbox's), and a
+  // trailing window with a start (the floor at that instant) and without ('all').
+  `/collection-stats?collectionId=${COLLECTION}`,
+  `/collection-stats?creator=${CREATOR}&collection=Cats&window=all`,
+  '/collection-stats?lootboxId=7&window=30d',
+  `/collection-history?collectionId=${COLLECTION}&interval=1h`,
+  `/collection-history?creator=${CREATOR}&collection=Cats&from=2026-10-01T00:00:00Z&to=2026-11-02T00:00:00Z`,
+  '/collection-history?lootboxId=7',
+  `/collection-trait-floors?creator=${CREATOR}&collection=Cats&includeFlagged=true`,
+  '/collection-trait-floors?lootboxId=7',
+  `/collection-top-traders?collectionId=${COLLECTION}&window=all`,
+  `/collection-top-traders?creator=${CREATOR}&collection=Cats`,
+  '/collection-top-traders?lootboxId=7&window=24h',
 ];
 
 /** The route (its full URL, as registered) a request path is answered by. */

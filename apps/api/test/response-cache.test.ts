@@ -384,3 +384,121 @@ describe('inventory history: cached until its buckets move, new at once on a wri
     expect((await series(Date.parse('2026-06-02T11:30:00.001Z'))).at(-1)?.tokenCount).toBe(7);
   });
 });
+
+describe('collection analytics: trailing windows cached within their second, history within its bucket', () => {
+  // Sales are at at(version): 2026-11-01T00:00:0v, inside every window ending at T.
+  const T = Date.parse('2026-11-01T12:00:00.250Z');
+  let clock = T;
+  let h: ApiHarness;
+  const ask = async (url: string, when: number) => {
+    clock = when;
+    const response = await h.get(url);
+    expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+    return {
+      cache: response.headers['x-mdq-cache'],
+      header: response.headers['x-mdq-indexed-version'],
+      body: response.json() as { data: Record<string, unknown>; freshness: { indexedVersion: number } },
+    };
+  };
+  const sale = (version: number, price: string) =>
+    h.fx.marketActivity({
+      version,
+      kind: 'fill_listing',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      collection: 'Cats',
+      creator: CREATOR,
+      price,
+      seller: OWNER,
+      buyer: BUYER,
+    });
+
+  beforeAll(async () => {
+    h = await createHarness({ clock: () => new Date(clock) });
+    await seedCats(h, '2026-06-01T00:00:00Z');
+    await sale(3, '90');
+    await h.test.db
+      .insertInto('indexer_checkpoints')
+      .values({ name: 'default', last_version: 3, last_timestamp: null })
+      .execute();
+  });
+  afterAll(async () => h?.close());
+
+  it('collection-stats: a hit within the second, a miss with the new figure on a sale, none past the second', async () => {
+    const url = `/collection-stats?collectionId=${COLLECTION}&window=24h`;
+    const first = await ask(url, T);
+    expect(first.cache).toBe('miss');
+    expect(first.body.data).toMatchObject({ sales: 1, volume: '90', windowEnd: '2026-11-01T12:00:00.250Z' });
+    // The same second, no write: the stored body, its windowEnd the instant it was computed.
+    const again = await ask(url, T + 500);
+    expect(again.cache).toBe('hit');
+    expect(again.body).toEqual(first.body);
+    // A newly indexed sale is a write: in the very next answer, within the same second.
+    await sale(4, '10');
+    const after = await ask(url, T + 600);
+    expect(after.cache).toBe('miss');
+    expect(after.body.data).toMatchObject({ sales: 2, volume: '100', windowEnd: '2026-11-01T12:00:00.850Z' });
+    // Not served past its second.
+    const next = await ask(url, T + 1_600);
+    expect(next.cache).toBe('miss');
+    expect(next.body.data).toMatchObject({ sales: 2, windowEnd: '2026-11-01T12:00:01.850Z' });
+  });
+
+  it('collection-top-traders: the same, for the window ending at the request', async () => {
+    const url = `/collection-top-traders?collectionId=${COLLECTION}&window=24h`;
+    const volume = (body: { data: Record<string, unknown> }) =>
+      (body.data['buyers'] as { address: string; volume: string }[]).map((b) => b.volume);
+    const first = await ask(url, T + 2_000);
+    expect(first.cache).toBe('miss');
+    expect(volume(first.body)).toEqual(['100']);
+    const again = await ask(url, T + 2_700);
+    expect(again.cache).toBe('hit');
+    expect(again.body).toEqual(first.body);
+    await sale(5, '5');
+    const after = await ask(url, T + 2_700);
+    expect(after.cache).toBe('miss');
+    expect(volume(after.body)).toEqual(['105']);
+    expect((await ask(url, T + 2_700)).cache).toBe('hit');
+    expect((await ask(url, T + 3_700)).cache).toBe('miss');
+  });
+
+  it('collection-history: the default range is kept until its last bucket ends; an explicit one by writes alone', async () => {
+    const url = `/collection-history?collectionId=${COLLECTION}&interval=1h`;
+    type Bucket = { start: string; volume: string };
+    const buckets = (body: { data: Record<string, unknown> }) => body.data['buckets'] as Bucket[];
+    const first = await ask(url, T);
+    expect(first.cache).toBe('miss');
+    expect(buckets(first.body).at(-1)?.start).toBe('2026-11-01T12:00:00.000Z');
+    expect(buckets(first.body).find((b) => b.start === '2026-11-01T00:00:00.000Z')?.volume).toBe('105');
+    // Later in the same hour: the same buckets, kept.
+    expect((await ask(url, Date.parse('2026-11-01T12:59:59.999Z'))).cache).toBe('hit');
+    // A sale is a write: the next answer has it.
+    await sale(6, '20');
+    const after = await ask(url, Date.parse('2026-11-01T12:59:59.999Z'));
+    expect(after.cache).toBe('miss');
+    expect(buckets(after.body).find((b) => b.start === '2026-11-01T00:00:00.000Z')?.volume).toBe('125');
+    // The next hour adds its bucket, with no write in between.
+    const next = await ask(url, Date.parse('2026-11-01T13:00:00.000Z'));
+    expect(next.cache).toBe('miss');
+    expect(buckets(next.body).at(-1)?.start).toBe('2026-11-01T13:00:00.000Z');
+
+    // An explicit range does not move with the clock: kept a day later.
+    const fixed = `${url}&from=2026-10-31T00:00:00Z&to=2026-11-01T06:00:00Z`;
+    expect((await ask(fixed, T)).cache).toBe('miss');
+    const later = await ask(fixed, T + 86_400_000);
+    expect(later.cache).toBe('hit');
+
+    // The indexer's checkpoint moves and no table the figures read does: still a hit, whose body
+    // says the version it was computed at and whose header says the current one.
+    await h.test.db
+      .updateTable('indexer_checkpoints')
+      .set({ last_version: 7 })
+      .where('name', '=', 'default')
+      .execute();
+    const moved = await ask(fixed, T + 86_400_000);
+    expect(moved.cache).toBe('hit');
+    expect(moved.header).toBe('7');
+    expect(moved.body.freshness.indexedVersion).toBe(3);
+    expect(moved.body).toEqual(later.body);
+  });
+});

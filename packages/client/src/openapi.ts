@@ -5639,6 +5639,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -5841,6 +5848,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -6018,6 +6032,13 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -6193,6 +6214,13 @@ export interface paths {
                             };
                         };
                     };
+                };
+                /** @description Not Modified: the If-None-Match ETag still names the answer; no body */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 400: {

@@ -4,8 +4,14 @@ import type { CollectionVersionedTable, Database } from '@mdq/db';
  * What a cached route reads, which its answers are keyed by (see registerResponseCache).
  *
  * - `tables`: every table the route's statements read (test/read-tables.test.ts checks them
- *   against the relations of each statement's plan). A body that shows the indexed version or
- *   other checkpoint figures names `indexer_checkpoints`.
+ *   against the relations of each statement's plan). A body that shows checkpoint figures names
+ *   `indexer_checkpoints`, with one exception: a body's own `freshness` field (the indexed version
+ *   and its time), taken from the very reading the answer is keyed by (`request.readState`), as the
+ *   analytics routes' bodies carry it. That figure says the version the answer was computed at and
+ *   may trail on a later hit (whose `x-mdq-indexed-version` header is current), which stays true
+ *   because no table the answer read has changed; naming the checkpoint, which moves every block,
+ *   would retire such answers each block. A body that shows other checkpoint figures (read by its
+ *   own statements) still names it.
  * - `collection`: for a page asked about one collection by its (creator, collection) query pair:
  *   the tables its statements read only by `collection_id` of that pair's collections (each a table
  *   of COLLECTION_VERSIONED_TABLES, and among `tables`). Those key on the pair's collections'

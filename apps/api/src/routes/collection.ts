@@ -152,6 +152,55 @@ async function freshnessOf(
   return { indexedVersion: fresh.indexedVersion, indexedAt: fresh.indexedAt?.toISOString() ?? null };
 }
 
+/*
+ * The response cache (plugins/response-cache.ts) keeps each route's answers per URL under the write
+ * counters of every table its statements read, the collection's lookup included (collections, and
+ * lootboxes for lootboxId). `indexer_checkpoints` is left out on purpose, though the bodies carry
+ * `freshness`: on a live chain it moves with every block and would retire every analytics answer
+ * each block. The body's freshness is the reading the answer was computed (and keyed) at, while a
+ * hit's `x-mdq-indexed-version` header is the current reading: a hit at a later version is still
+ * true, because none of the tables its figures read has changed since.
+ */
+/** The collection lookup: collectionId, creator + collection, or lootboxId (resolve.ts). */
+const SELECTOR_TABLES = ['collections', 'lootboxes'] as const;
+/**
+ * Sales, live floor and listed count, holders (ownerships + listing sellers, burned tokens left
+ * out), best collection offer, supply, and the floor at the window's start (the recorded floor
+ * changes, else rebuilt from the listings' events, burns left out).
+ */
+const STATS_TABLES = [
+  ...SELECTOR_TABLES,
+  'collection_floor_changes',
+  'collection_offers',
+  'collection_trait_totals',
+  'listings',
+  'marketplace_activities',
+  'token_activities',
+  'token_ownerships',
+  'tokens',
+] as const;
+/** The buckets' sales and the hourly snapshots' floors. */
+const HISTORY_TABLES = [...SELECTOR_TABLES, 'collection_snapshots', 'marketplace_activities'] as const;
+/** The kept value counts and live total, the live listings' floors per value, each value's last sale. */
+const TRAIT_FLOORS_TABLES = [
+  ...SELECTOR_TABLES,
+  'collection_trait_totals',
+  'listings',
+  'marketplace_activities',
+  'token_attributes',
+  'tokens',
+  'trait_value_counts',
+] as const;
+/** The window's sales. */
+const TOP_TRADERS_TABLES = [...SELECTOR_TABLES, 'marketplace_activities'] as const;
+
+/**
+ * The end of the second holding `at`: how long a trailing window ending at `at` is kept. A sale
+ * leaves the window at most a second late; a newly indexed one is a write (a new key), so it never
+ * joins late.
+ */
+const endOfSecond = (at: Date) => Math.floor(at.getTime() / 1000) * 1000 + 1000;
+
 function notFound(collectionId: string): ApiError {
   return new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection ${collectionId}`);
 }
@@ -175,12 +224,16 @@ export async function collectionRoutes(
         querystring: StatsQuery,
         response: { 200: Fresh(CollectionStats, STATS_EXAMPLE), ...ERRORS },
       },
+      config: { readCache: { tables: STATS_TABLES } },
     },
     async (request) => {
       const { window, includeFlagged } = request.query;
+      // The window ends at this instant (the body's windowEnd); kept until the second ends.
+      const at = now();
+      request.cacheUntil = endOfSecond(at);
       const id = await collectionOf(db, request.query);
       const [data, freshness] = await Promise.all([
-        collectionStats(db, id, window, now(), includeFlagged),
+        collectionStats(db, id, window, at, includeFlagged),
         freshnessOf(db, request),
       ]);
       if (!data) throw notFound(id);
@@ -197,11 +250,15 @@ export async function collectionRoutes(
         querystring: HistoryQuery,
         response: { 200: Fresh(CollectionHistory, HISTORY_EXAMPLE), ...ERRORS },
       },
+      config: { readCache: { tables: HISTORY_TABLES } },
     },
     async (request) => {
       const { interval, includeFlagged } = request.query;
       const ms = HISTORY_INTERVALS[interval];
       const to = request.query.to === undefined ? now() : new Date(request.query.to);
+      // The default range ends in the bucket holding now: the same buckets until that bucket ends.
+      // An explicit `to` fixes the range, which then moves with the stored data alone.
+      if (request.query.to === undefined) request.cacheUntil = bucketStart(to, interval).getTime() + ms;
       const from =
         request.query.from === undefined
           ? new Date(bucketStart(to, interval).getTime() - (DEFAULT_BUCKETS - 1) * ms)
@@ -232,6 +289,7 @@ export async function collectionRoutes(
         querystring: TraitFloorsQuery,
         response: { 200: Fresh(TraitFloors, TRAIT_FLOORS_EXAMPLE), ...ERRORS },
       },
+      config: { readCache: { tables: TRAIT_FLOORS_TABLES } },
     },
     async (request) => {
       const id = await collectionOf(db, request.query);
@@ -254,11 +312,14 @@ export async function collectionRoutes(
         querystring: TopTradersQuery,
         response: { 200: Fresh(TopTraders, TOP_TRADERS_EXAMPLE), ...ERRORS },
       },
+      config: { readCache: { tables: TOP_TRADERS_TABLES } },
     },
     async (request) => {
       const { window, limit, includeFlagged } = request.query;
-      const id = await collectionOf(db, request.query);
+      // The window ends at this instant; kept until the second ends.
       const at = now();
+      request.cacheUntil = endOfSecond(at);
+      const id = await collectionOf(db, request.query);
       const [traders, freshness, exists] = await Promise.all([
         collectionTopTraders(db, id, windowStart(window, at), at, includeFlagged, limit),
         freshnessOf(db, request),
