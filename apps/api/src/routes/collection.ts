@@ -201,6 +201,17 @@ const TOP_TRADERS_TABLES = [...SELECTOR_TABLES, 'marketplace_activities'] as con
  */
 const endOfSecond = (at: Date) => Math.floor(at.getTime() / 1000) * 1000 + 1000;
 
+/**
+ * Runs an analytics answer's statements on one pooled connection, one after another. Each answer
+ * reads several figures (collection-stats nine statements); sent at once on the pool, a request
+ * held as many connections as it had statements, so a hundred clients of the stats queued several
+ * hundred statements, which the load shedding's queue cap (`MDQ_SHED_DB_WAITING`) refused as an
+ * overload. One connection per answer shares the pool between requests instead of statements.
+ */
+function onOneConnection<T>(db: Db, run: (connection: Db) => Promise<T>): Promise<T> {
+  return db.connection().execute(run);
+}
+
 function notFound(collectionId: string): ApiError {
   return new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection ${collectionId}`);
 }
@@ -231,12 +242,15 @@ export async function collectionRoutes(
       // The window ends at this instant (the body's windowEnd); kept until the second ends.
       const at = now();
       request.cacheUntil = endOfSecond(at);
-      const id = await collectionOf(db, request.query);
       const [data, freshness] = await Promise.all([
-        collectionStats(db, id, window, at, includeFlagged),
+        onOneConnection(db, async (connection) => {
+          const id = await collectionOf(connection, request.query);
+          const stats = await collectionStats(connection, id, window, at, includeFlagged);
+          if (!stats) throw notFound(id);
+          return stats;
+        }),
         freshnessOf(db, request),
       ]);
-      if (!data) throw notFound(id);
       return { data, freshness };
     },
   );
@@ -270,13 +284,16 @@ export async function collectionRoutes(
       if (buckets > MAX_BUCKETS) {
         throw new ApiError(400, 'BAD_RANGE', `'from'..'to' spans ${buckets} buckets; at most ${MAX_BUCKETS}`);
       }
-      const id = await collectionOf(db, request.query);
-      if (!(await collectionExists(db, id))) throw notFound(id);
-      const [rows, freshness] = await Promise.all([
-        collectionHistory(db, id, interval, from, to, includeFlagged),
+      const [data, freshness] = await Promise.all([
+        onOneConnection(db, async (connection) => {
+          const id = await collectionOf(connection, request.query);
+          if (!(await collectionExists(connection, id))) throw notFound(id);
+          const buckets = await collectionHistory(connection, id, interval, from, to, includeFlagged);
+          return { collectionId: id, interval, buckets };
+        }),
         freshnessOf(db, request),
       ]);
-      return { data: { collectionId: id, interval, buckets: rows }, freshness };
+      return { data, freshness };
     },
   );
 
@@ -292,14 +309,16 @@ export async function collectionRoutes(
       config: { readCache: { tables: TRAIT_FLOORS_TABLES } },
     },
     async (request) => {
-      const id = await collectionOf(db, request.query);
-      const [traits, freshness, exists] = await Promise.all([
-        collectionTraitFloors(db, id, request.query.includeFlagged),
+      const [data, freshness] = await Promise.all([
+        onOneConnection(db, async (connection) => {
+          const id = await collectionOf(connection, request.query);
+          if (!(await collectionExists(connection, id))) throw notFound(id);
+          const traits = await collectionTraitFloors(connection, id, request.query.includeFlagged);
+          return { collectionId: id, traits };
+        }),
         freshnessOf(db, request),
-        collectionExists(db, id),
       ]);
-      if (!exists) throw notFound(id);
-      return { data: { collectionId: id, traits }, freshness };
+      return { data, freshness };
     },
   );
 
@@ -319,14 +338,23 @@ export async function collectionRoutes(
       // The window ends at this instant; kept until the second ends.
       const at = now();
       request.cacheUntil = endOfSecond(at);
-      const id = await collectionOf(db, request.query);
-      const [traders, freshness, exists] = await Promise.all([
-        collectionTopTraders(db, id, windowStart(window, at), at, includeFlagged, limit),
+      const [data, freshness] = await Promise.all([
+        onOneConnection(db, async (connection) => {
+          const id = await collectionOf(connection, request.query);
+          if (!(await collectionExists(connection, id))) throw notFound(id);
+          const traders = await collectionTopTraders(
+            connection,
+            id,
+            windowStart(window, at),
+            at,
+            includeFlagged,
+            limit,
+          );
+          return { collectionId: id, window, ...traders };
+        }),
         freshnessOf(db, request),
-        collectionExists(db, id),
       ]);
-      if (!exists) throw notFound(id);
-      return { data: { collectionId: id, window, ...traders }, freshness };
+      return { data, freshness };
     },
   );
 }
