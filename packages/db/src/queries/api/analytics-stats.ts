@@ -90,21 +90,29 @@ export async function collectionStats(
     // The floor at the exact instant the window starts, not the hourly snapshot before it.
     start === null ? Promise.resolve(null) : loadExactFloorsAt(db, [collectionId], start),
     loadHolderCounts(db, [collectionId]),
+    // The (holder, token) pairs: each positive ownership once per token (a v1 token's later property
+    // versions in the same wallet are the same token here), and each active listing's seller for
+    // a token the seller holds no ownership of (escrowed), burned tokens left out by an anti-join on
+    // the small burned index. Counted per holder without hashing every pair first, which a UNION of
+    // the two sides did (81 ms to 52 ms for the 1M chain's largest collection); the ownerships come
+    // index-only from ownerships_collection_holders (a bitmap read of their pages took 240 ms).
     sql<{ held: number }>`
       SELECT count(*)::int AS held FROM (
-        SELECT h.holder FROM (
-          SELECT owner_address AS holder, token_data_id FROM token_ownerships
-           WHERE collection_id = ${collectionId} AND amount > 0
-          UNION
-          SELECT seller, token_data_id FROM listings
-           WHERE collection_id = ${collectionId} AND status = 'active' AND seller IS NOT NULL
-        ) h
-        -- Burned tokens from the small burned index (an anti-join), not every token's row: joining
-        -- tokens to test the flag hashed all 481k of them for each request (1.2 s against 0.19 s
-        -- for the 1M chain's largest collection; 11 ms against 3 ms on the 20k chain). The ownerships
-        -- come index-only from ownerships_collection_holders (240 ms to 68 ms for that collection).
-        WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned)
-      ) held GROUP BY holder ORDER BY held DESC LIMIT 10`.execute(db),
+        SELECT o.owner_address AS holder, o.token_data_id FROM token_ownerships o
+         WHERE o.collection_id = ${collectionId} AND o.amount > 0
+           AND (o.property_version = 0 OR NOT EXISTS (
+                 SELECT 1 FROM token_ownerships p
+                  WHERE p.collection_id = ${collectionId} AND p.owner_address = o.owner_address
+                    AND p.token_data_id = o.token_data_id AND p.amount > 0 AND p.property_version < o.property_version))
+        UNION ALL
+        SELECT DISTINCT l.seller, l.token_data_id FROM listings l
+         WHERE l.collection_id = ${collectionId} AND l.status = 'active' AND l.seller IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM token_ownerships o
+                            WHERE o.collection_id = ${collectionId} AND o.owner_address = l.seller
+                              AND o.token_data_id = l.token_data_id AND o.amount > 0)
+      ) h
+      WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned)
+      GROUP BY holder ORDER BY held DESC LIMIT 10`.execute(db),
     sql<{ price: string | null }>`
       SELECT max(o.price)::text AS price FROM collection_offers o
        WHERE o.collection_id = ${collectionId} AND o.status = 'active' AND o.remaining_amount > 0
