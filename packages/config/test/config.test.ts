@@ -61,7 +61,7 @@ describe('loadConfig', () => {
       maxHeapMb: undefined,
       targetLatencyMs: 0,
       maxDbWaitMs: 0,
-      maxDbWaiting: 100,
+      maxDbWaiting: 300,
       retryAfterSeconds: 2,
       statementTimeoutMs: 10_000,
     });
