@@ -21,7 +21,9 @@ import { type Kysely, sql } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX IF NOT EXISTS ownerships_collection_holders ON token_ownerships
-              (collection_id, owner_address) INCLUDE (token_data_id, property_version) WHERE amount > 0`.execute(db);
+              (collection_id, owner_address) INCLUDE (token_data_id, property_version) WHERE amount > 0`.execute(
+    db,
+  );
   await sql`DROP INDEX IF EXISTS ownerships_collection`.execute(db);
   await sql`CREATE INDEX IF NOT EXISTS listings_collection_closed_tokens ON listings
               (collection_id, closed_at) INCLUDE (token_data_id)`.execute(db);
