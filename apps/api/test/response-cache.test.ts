@@ -424,42 +424,45 @@ describe('collection analytics: trailing windows cached within their second, his
   });
   afterAll(async () => h?.close());
 
-  it('collection-stats: a hit within the second, a miss with the new figure on a sale, none past the second', async () => {
-    const url = `/collection-stats?collectionId=${COLLECTION}&window=24h`;
-    const first = await ask(url, T);
-    expect(first.cache).toBe('miss');
-    expect(first.body.data).toMatchObject({ sales: 1, volume: '90', windowEnd: '2026-11-01T12:00:00.250Z' });
-    // The same second, no write: the stored body, its windowEnd the instant it was computed.
-    const again = await ask(url, T + 500);
-    expect(again.cache).toBe('hit');
+  /**
+   * Asks `url` at `t0`, again within its second (the stored body), after a sale within it (a new
+   * answer at once) and past the second (not served any longer): the answers, for the figures.
+   */
+  const withinTheSecond = async (url: string, t0: number, version: number, price: string) => {
+    const first = await ask(url, t0);
+    const again = await ask(url, t0 + 500);
+    await sale(version, price);
+    const after = await ask(url, t0 + 600);
+    const next = await ask(url, t0 + 1_600);
+    expect([first.cache, again.cache, after.cache, next.cache]).toEqual(['miss', 'hit', 'miss', 'miss']);
     expect(again.body).toEqual(first.body);
-    // A newly indexed sale is a write: in the very next answer, within the same second.
-    await sale(4, '10');
-    const after = await ask(url, T + 600);
-    expect(after.cache).toBe('miss');
+    return { first, after, next };
+  };
+
+  it('collection-stats: a hit within the second, a miss with the new figure on a sale, none past the second', async () => {
+    const { first, after, next } = await withinTheSecond(
+      `/collection-stats?collectionId=${COLLECTION}&window=24h`,
+      T,
+      4,
+      '10',
+    );
+    // The stored body's windowEnd is the instant it was computed; a sale is in the very next answer.
+    expect(first.body.data).toMatchObject({ sales: 1, volume: '90', windowEnd: '2026-11-01T12:00:00.250Z' });
     expect(after.body.data).toMatchObject({ sales: 2, volume: '100', windowEnd: '2026-11-01T12:00:00.850Z' });
-    // Not served past its second.
-    const next = await ask(url, T + 1_600);
-    expect(next.cache).toBe('miss');
     expect(next.body.data).toMatchObject({ sales: 2, windowEnd: '2026-11-01T12:00:01.850Z' });
   });
 
   it('collection-top-traders: the same, for the window ending at the request', async () => {
-    const url = `/collection-top-traders?collectionId=${COLLECTION}&window=24h`;
     const volume = (body: { data: Record<string, unknown> }) =>
       (body.data['buyers'] as { address: string; volume: string }[]).map((b) => b.volume);
-    const first = await ask(url, T + 2_000);
-    expect(first.cache).toBe('miss');
+    const { first, after } = await withinTheSecond(
+      `/collection-top-traders?collectionId=${COLLECTION}&window=24h`,
+      T + 2_000,
+      5,
+      '5',
+    );
     expect(volume(first.body)).toEqual(['100']);
-    const again = await ask(url, T + 2_700);
-    expect(again.cache).toBe('hit');
-    expect(again.body).toEqual(first.body);
-    await sale(5, '5');
-    const after = await ask(url, T + 2_700);
-    expect(after.cache).toBe('miss');
     expect(volume(after.body)).toEqual(['105']);
-    expect((await ask(url, T + 2_700)).cache).toBe('hit');
-    expect((await ask(url, T + 3_700)).cache).toBe('miss');
   });
 
   it('collection-history: the default range is kept until its last bucket ends; an explicit one by writes alone', async () => {
