@@ -201,15 +201,37 @@ const TOP_TRADERS_TABLES = [...SELECTOR_TABLES, 'marketplace_activities'] as con
  */
 const endOfSecond = (at: Date) => Math.floor(at.getTime() / 1000) * 1000 + 1000;
 
+type CollectionQuery = Parameters<typeof collectionOf>[1];
+
 /**
- * Runs an analytics answer's statements on one pooled connection, one after another. Each answer
- * reads several figures (collection-stats nine statements); sent at once on the pool, a request
- * held as many connections as it had statements, so a hundred clients of the stats queued several
- * hundred statements, which the load shedding's queue cap (`MDQ_SHED_DB_WAITING`) refused as an
- * overload. One connection per answer shares the pool between requests instead of statements.
+ * An analytics answer and its freshness: `run` gets the collection `query` names (null from it:
+ * no such collection, a 404). Its statements run on one pooled connection, one after another. Each
+ * answer reads several figures (collection-stats nine statements); sent at once on the pool, a
+ * request held as many connections as it had statements, so a hundred clients of the stats queued
+ * several hundred statements, which the load shedding's queue cap (`MDQ_SHED_DB_WAITING`) refused
+ * as an overload. One connection per answer shares the pool between requests instead of statements.
  */
-function onOneConnection<T>(db: Db, run: (connection: Db) => Promise<T>): Promise<T> {
-  return db.connection().execute(run);
+async function analyticsAnswer<T>(
+  db: Db,
+  request: FastifyRequest,
+  query: CollectionQuery,
+  run: (connection: Db, collectionId: string) => Promise<T | null>,
+): Promise<{ data: T; freshness: Awaited<ReturnType<typeof freshnessOf>> }> {
+  const [data, freshness] = await Promise.all([
+    db.connection().execute(async (connection) => {
+      const id = await collectionOf(connection, query);
+      const answer = await run(connection, id);
+      if (answer === null) throw notFound(id);
+      return answer;
+    }),
+    freshnessOf(db, request),
+  ]);
+  return { data, freshness };
+}
+
+/** `run`'s answer when the collection exists, else null (the analytics routes' 404). */
+async function ifExists<T>(connection: Db, collectionId: string, run: () => Promise<T>): Promise<T | null> {
+  return (await collectionExists(connection, collectionId)) ? run() : null;
 }
 
 function notFound(collectionId: string): ApiError {
@@ -242,16 +264,9 @@ export async function collectionRoutes(
       // The window ends at this instant (the body's windowEnd); kept until the second ends.
       const at = now();
       request.cacheUntil = endOfSecond(at);
-      const [data, freshness] = await Promise.all([
-        onOneConnection(db, async (connection) => {
-          const id = await collectionOf(connection, request.query);
-          const stats = await collectionStats(connection, id, window, at, includeFlagged);
-          if (!stats) throw notFound(id);
-          return stats;
-        }),
-        freshnessOf(db, request),
-      ]);
-      return { data, freshness };
+      return analyticsAnswer(db, request, request.query, (connection, id) =>
+        collectionStats(connection, id, window, at, includeFlagged),
+      );
     },
   );
 
@@ -284,16 +299,13 @@ export async function collectionRoutes(
       if (buckets > MAX_BUCKETS) {
         throw new ApiError(400, 'BAD_RANGE', `'from'..'to' spans ${buckets} buckets; at most ${MAX_BUCKETS}`);
       }
-      const [data, freshness] = await Promise.all([
-        onOneConnection(db, async (connection) => {
-          const id = await collectionOf(connection, request.query);
-          if (!(await collectionExists(connection, id))) throw notFound(id);
-          const buckets = await collectionHistory(connection, id, interval, from, to, includeFlagged);
-          return { collectionId: id, interval, buckets };
-        }),
-        freshnessOf(db, request),
-      ]);
-      return { data, freshness };
+      return analyticsAnswer(db, request, request.query, (connection, id) =>
+        ifExists(connection, id, async () => ({
+          collectionId: id,
+          interval,
+          buckets: await collectionHistory(connection, id, interval, from, to, includeFlagged),
+        })),
+      );
     },
   );
 
@@ -309,16 +321,12 @@ export async function collectionRoutes(
       config: { readCache: { tables: TRAIT_FLOORS_TABLES } },
     },
     async (request) => {
-      const [data, freshness] = await Promise.all([
-        onOneConnection(db, async (connection) => {
-          const id = await collectionOf(connection, request.query);
-          if (!(await collectionExists(connection, id))) throw notFound(id);
-          const traits = await collectionTraitFloors(connection, id, request.query.includeFlagged);
-          return { collectionId: id, traits };
-        }),
-        freshnessOf(db, request),
-      ]);
-      return { data, freshness };
+      return analyticsAnswer(db, request, request.query, (connection, id) =>
+        ifExists(connection, id, async () => ({
+          collectionId: id,
+          traits: await collectionTraitFloors(connection, id, request.query.includeFlagged),
+        })),
+      );
     },
   );
 
@@ -338,23 +346,13 @@ export async function collectionRoutes(
       // The window ends at this instant; kept until the second ends.
       const at = now();
       request.cacheUntil = endOfSecond(at);
-      const [data, freshness] = await Promise.all([
-        onOneConnection(db, async (connection) => {
-          const id = await collectionOf(connection, request.query);
-          if (!(await collectionExists(connection, id))) throw notFound(id);
-          const traders = await collectionTopTraders(
-            connection,
-            id,
-            windowStart(window, at),
-            at,
-            includeFlagged,
-            limit,
-          );
-          return { collectionId: id, window, ...traders };
-        }),
-        freshnessOf(db, request),
-      ]);
-      return { data, freshness };
+      return analyticsAnswer(db, request, request.query, (connection, id) =>
+        ifExists(connection, id, async () => ({
+          collectionId: id,
+          window,
+          ...(await collectionTopTraders(connection, id, windowStart(window, at), at, includeFlagged, limit)),
+        })),
+      );
     },
   );
 }

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 /*
- * Index-only reads for collection-stats on the 1M chain's largest collection (32k tokens, 10k
- * listings), where its statements took 250 ms a request:
+ * Index-only reads for the analytics routes on the 1M chain's largest collection (32k tokens, 10k
+ * listings), where collection-stats took 250 ms a request and trait floors 260-390 ms:
  *
  * - Top holders read the collection's (holder, token) ownerships through `ownerships_collection`,
  *   then each row's heap page for its token id: 20,000 pages, 240 ms. With the token id and
@@ -12,7 +12,6 @@ import { type Kysely, sql } from 'kysely';
  *   77-94 ms. With it in the index: 8.5 ms.
  * - `minted` is the live tokens (kept in collection_trait_totals) plus the burned ones, which this
  *   small partial index counts without reading the collection's 32k token entries (15-27 ms).
- *
  * - collection-trait-floors' last sale per trait value reads the collection's sales newest first,
  *   stopping at each value's first; the sales in chain order, with what the sales filter tests, make
  *   that an index-only read (365 ms for the join it replaces; 4-8 ms).
