@@ -1,0 +1,96 @@
+import { type Db, sql } from '@mdq/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUYER, CACHED, COLLECTION, CREATOR, OWNER, seedCachedRoutes } from './support/cached-routes';
+import { type ApiHarness, createHarness } from './support/fixtures';
+
+/*
+ * A miss costs its round trips more than its statements' work: each is a pooled connection, the
+ * protocol's writes and reads on both sides, and a wait. A page's rows and total therefore come in
+ * one statement (pagination.ts rowsWithTotal), and a route's budget here is what it may run on a
+ * miss, counted as the statements that returned a result (the read state's reading aside: pushed in
+ * production, polled in tests). A route over its budget fails; one under it should lower it.
+ */
+const BUDGET: Record<string, number> = {
+  // Resolve the lootbox (a 404 when unknown), then its page.
+  '/tokens-by-lootbox': 2,
+  '/tokens-by-lootbox-creator': 2,
+  '/token-collection-by-lootbox-creator': 2,
+  // Resolve the token (a 404 naming it when unknown), then its timeline page or its traits.
+  '/token/activity': 2,
+  '/token/traits': 2,
+  '/market/token-history-by-tokenId': 2,
+  // Listings and tokens, each its own ranked search.
+  '/market/search': 2,
+  // The analytics answers: each part its own statement, on one connection (routes/collection.ts).
+  '/collection-trait-floors': 4,
+  '/collection-stats': 10,
+  '/collection-history': 6,
+};
+
+const URLS = [
+  ...CACHED,
+  `/collection-stats?collectionId=${COLLECTION}`,
+  `/collection-history?creator=${CREATOR}&collection=Cats`,
+];
+
+describe('the statements a miss runs', () => {
+  let h: ApiHarness;
+  const ran: string[] = [];
+
+  beforeAll(async () => {
+    h = await createHarness({
+      readDb: (db: Db) => {
+        const executor = db.getExecutor();
+        // A statement compiled (a total's cache key) is not run: only one that returns a result counts.
+        const compiled = new Map<unknown, string>();
+        return db.withPlugin({
+          transformQuery(args) {
+            compiled.set(args.queryId, executor.compileQuery(args.node, args.queryId).sql);
+            return args.node;
+          },
+          transformResult: async (args) => {
+            ran.push(compiled.get(args.queryId) ?? '');
+            return args.result;
+          },
+        });
+      },
+    });
+    await seedCachedRoutes(h);
+    await h.fx.collectionOffer({ id: 'c1', collectionId: COLLECTION, buyer: BUYER, price: '70', version: 3 });
+  });
+  afterAll(() => h?.close());
+
+  const statementsOf = async (path: string) => {
+    ran.length = 0;
+    const response = await h.get(path);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['x-mdq-cache'], path).toBe('miss');
+    return { body: response.json(), statements: ran.splice(0).filter((s) => !s.includes('read_versions')) };
+  };
+
+  it.each(URLS)('%s', async (path) => {
+    const { statements } = await statementsOf(path);
+    expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(
+      BUDGET[path.split('?')[0] ?? ''] ?? 1,
+    );
+  });
+
+  it('a page past the end still says the total, from the same one statement', async () => {
+    const { body, statements } = await statementsOf('/market/listing-cards?page=40&limit=7');
+    expect(statements).toHaveLength(1);
+    const active = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM listings WHERE status = 'active'`.execute(h.test.db);
+    expect(body.data).toEqual([]);
+    expect(body.pagination).toMatchObject({ total: active.rows[0]?.n, hasMore: false, nextCursor: null });
+    expect(body.pagination.total).toBeGreaterThan(0);
+  });
+
+  it('a second page of the same filter at the same read version reads its rows only', async () => {
+    const { body } = await statementsOf(`/market/user-activity?address=${OWNER}&limit=1`);
+    const next = await statementsOf(`/market/user-activity?address=${OWNER}&limit=1&page=2`);
+    expect(next.statements).toHaveLength(1);
+    expect(next.statements[0]).not.toContain('mdq_page_total');
+    expect(next.body.pagination.total).toBe(body.pagination.total);
+  });
+});
