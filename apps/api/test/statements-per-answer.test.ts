@@ -1,6 +1,6 @@
 import { type Db, sql } from '@mdq/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUYER, CACHED, COLLECTION, CREATOR, OWNER, seedCachedRoutes } from './support/cached-routes';
+import { BUYER, CACHED, COLLECTION, CREATOR, OWNER, seedCachedRoutes, TOKEN } from './support/cached-routes';
 import { type ApiHarness, createHarness } from './support/fixtures';
 
 /*
@@ -8,17 +8,15 @@ import { type ApiHarness, createHarness } from './support/fixtures';
  * protocol's writes and reads on both sides, and a wait. A page's rows and total therefore come in
  * one statement (pagination.ts rowsWithTotal), and a route's budget here is what it may run on a
  * miss, counted as the statements that returned a result (the read state's reading aside: pushed in
- * production, polled in tests). A route over its budget fails; one under it should lower it.
+ * production, polled in tests). A route over its budget fails; one under it should lower it. A page
+ * of a lootbox's or a token's rows resolves it inside its statement, and looks it up only when the
+ * page is empty, for the 404 (lib/resolve.ts).
  */
 const BUDGET: Record<string, number> = {
-  // Resolve the lootbox (a 404 when unknown), then its page.
-  '/tokens-by-lootbox': 2,
-  '/tokens-by-lootbox-creator': 2,
+  // Resolve the lootbox (its status moves with the clock), then the collection's facts.
   '/token-collection-by-lootbox-creator': 2,
-  // Resolve the token (a 404 naming it when unknown), then its timeline page or its traits.
-  '/token/activity': 2,
+  // Resolve the token (as the name's v1 token, then any standard), then its traits.
   '/token/traits': 2,
-  '/market/token-history-by-tokenId': 2,
   // Listings and tokens, each its own ranked search.
   '/market/search': 2,
   // The analytics answers: each part its own statement, on one connection (routes/collection.ts).
@@ -92,5 +90,29 @@ describe('the statements a miss runs', () => {
     expect(next.statements).toHaveLength(1);
     expect(next.statements[0]).not.toContain('mdq_page_total');
     expect(next.body.pagination.total).toBe(body.pagination.total);
+  });
+
+  it.each([
+    ['/tokens-by-lootbox?lootboxId=99', 'LOOTBOX_NOT_FOUND', 'no lootbox 99'],
+    [`/tokens-by-lootbox-creator?creator=${CREATOR}&collection=Dogs`, 'LOOTBOX_NOT_FOUND', "'Dogs'"],
+    [`/token/activity?creator=${CREATOR}&collection=Cats&tokenName=Nobody`, 'TOKEN_NOT_FOUND', "'Nobody'"],
+    [`/market/token-history-by-tokenId?tokenId=${CREATOR}`, 'TOKEN_NOT_FOUND', CREATOR],
+  ])('%s: a subject resolved inside the page is still a 404 naming it', async (path, code, named) => {
+    const response = await h.get(path);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code });
+    expect(response.json().message).toContain(named);
+  });
+
+  it.each([
+    '/tokens-by-lootbox?lootboxId=7&page=99',
+    `/tokens-by-lootbox-creator?creator=${CREATOR}&collection=Cats&page=99`,
+    `/token/activity?creator=${CREATOR}&collection=Cats&tokenName=${encodeURIComponent('Cat #1')}&page=99`,
+    `/market/token-history-by-tokenId?tokenId=${TOKEN}&page=99`,
+  ])('%s: a known subject past its last page is an empty page', async (path) => {
+    const response = await h.get(path);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data).toEqual([]);
+    expect(response.json().pagination.total).toBeGreaterThan(0);
   });
 });

@@ -46,7 +46,7 @@ export async function lootboxByName(
   return foundLootbox(await findLootbox(db, creator, collection, now), { creator, collection });
 }
 
-export async function lootboxById(db: Db, lootboxId: number, now?: Date): Promise<Lootbox> {
+async function lootboxById(db: Db, lootboxId: number, now?: Date): Promise<Lootbox> {
   return foundLootbox(await findLootboxById(db, lootboxId, now), { lootboxId });
 }
 
@@ -63,6 +63,37 @@ export async function inKnownCollections<P extends { data: unknown[] }>(
   if (page.data.length === 0 && 'creator' in collections) {
     await collectionIdsOf(db, collections.creator, collections.name);
   }
+  return page;
+}
+
+/**
+ * A page read through a lootbox key resolved inside its statement (tokensOfLootbox) is empty both
+ * when there is no such lootbox and when it has no such rows: only then is the lootbox looked up,
+ * for the 404 naming it.
+ */
+export async function inKnownLootbox<P extends { data: unknown[] }>(
+  db: Db,
+  key: LootboxKey,
+  page: P,
+): Promise<P> {
+  if (page.data.length === 0) {
+    foundLootbox(
+      'lootboxId' in key
+        ? await findLootboxById(db, key.lootboxId)
+        : await findLootbox(db, key.creator, key.collection),
+      key,
+    );
+  }
+  return page;
+}
+
+/** The same for a token's page read through its id or name: a 404 naming the token only when empty. */
+export async function ofKnownToken<P extends { data: unknown[] }>(
+  page: P,
+  find: () => Promise<unknown>,
+  notFound: string,
+): Promise<P> {
+  if (page.data.length === 0 && !(await find())) throw new ApiError(404, 'TOKEN_NOT_FOUND', notFound);
   return page;
 }
 

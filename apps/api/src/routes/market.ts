@@ -30,7 +30,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
-import { collectionsOfPairOrLootbox, inKnownCollections } from '../lib/resolve';
+import { collectionsOfPairOrLootbox, inKnownCollections, ofKnownToken } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';
 
@@ -127,9 +127,12 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       },
     },
     async (request) => {
-      const token = await findTokenById(db, request.query.tokenId);
-      if (!token) throw new ApiError(404, 'TOKEN_NOT_FOUND', `no token ${request.query.tokenId}`);
-      return tokenTimeline(db, token.tokenId, null, pageOf(request));
+      const { tokenId } = request.query;
+      return ofKnownToken(
+        await tokenTimeline(db, tokenId, null, pageOf(request)),
+        () => findTokenById(db, tokenId),
+        `no token ${tokenId}`,
+      );
     },
   );
 

@@ -20,6 +20,7 @@ import {
   lootboxStatusChangesAt,
   TOKEN_TIMELINE_TABLES,
   tokenBalances,
+  tokenIdOfName,
   tokensOfCollections,
   tokensOfLootbox,
   tokenTimeline,
@@ -28,7 +29,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
-import { inKnownCollections, lootboxById, lootboxByName } from '../lib/resolve';
+import { inKnownCollections, inKnownLootbox, lootboxByName, ofKnownToken } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';
 
@@ -142,8 +143,8 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       config: { readCache: { tables: ['collections', 'lootboxes', 'metadata_documents', 'tokens'] } },
     },
     async (request) => {
-      const lootbox = await lootboxById(db, request.query.lootboxId);
-      return tokensOfLootbox(db, lootbox.lootboxId, pageOf(request));
+      const key = { lootboxId: request.query.lootboxId };
+      return inKnownLootbox(db, key, await tokensOfLootbox(db, key, pageOf(request)));
     },
   );
 
@@ -181,8 +182,8 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       config: { readCache: { tables: ['collections', 'lootboxes', 'metadata_documents', 'tokens'] } },
     },
     async (request) => {
-      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection);
-      return tokensOfLootbox(db, lootbox.lootboxId, pageOf(request));
+      const key = { creator: request.query.creator, collection: request.query.collection };
+      return inKnownLootbox(db, key, await tokensOfLootbox(db, key, pageOf(request)));
     },
   );
 
@@ -236,10 +237,11 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
     },
     async (request) => {
       const q = request.query;
-      const token = await findTokenByName(db, q);
-      if (!token)
-        throw new ApiError(404, 'TOKEN_NOT_FOUND', `no token '${q.tokenName}' in '${q.collection}'`);
-      return tokenTimeline(db, token.tokenId, q.propertyVersion, pageOf(request));
+      return ofKnownToken(
+        await tokenTimeline(db, tokenIdOfName(q), q.propertyVersion, pageOf(request)),
+        () => findTokenByName(db, q),
+        `no token '${q.tokenName}' in '${q.collection}'`,
+      );
     },
   );
 

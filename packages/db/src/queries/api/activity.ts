@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { Database } from '../../schema/index';
 import { type ActivityEntry, type ActivityRow, activitySelect } from './activity-row';
@@ -47,7 +47,8 @@ export const ACTIVITY_KEYS: PageKey<ActivityRow>[] = [
  */
 export function tokenTimeline(
   db: Db,
-  tokenId: string,
+  /** The token's id, or a scalar subquery giving it (tokenIdOfName). */
+  tokenId: string | RawBuilder<string | null>,
   propertyVersion: string | null,
   request: PageRequest,
 ): Promise<Page<ActivityEntry>> {

@@ -1,5 +1,5 @@
 import type { Lootbox, LootboxDetail, Revenue, LootboxTier as Tier, TokenRarity } from '@mdq/contracts';
-import { type Selectable, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { LootboxesTable } from '../../schema';
 import {
@@ -85,6 +85,14 @@ function lootboxOf(db: Db, key: LootboxKey) {
         .where('collection_name', '=', key.collection)
         .orderBy('lootbox_id', 'desc')
         .limit(1);
+}
+
+/**
+ * The lootbox's id as a scalar subquery (null when there is none), for a statement that reads by it:
+ * the lookup and the read then cost one round trip.
+ */
+export function lootboxIdOf(db: Db, key: LootboxKey): RawBuilder<number | null> {
+  return sql<number | null>`(${lootboxOf(db, key).clearSelect().select('lootbox_id')})`;
 }
 
 export async function findLootboxById(db: Db, lootboxId: number, now = new Date()): Promise<Lootbox | null> {

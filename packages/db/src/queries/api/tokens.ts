@@ -1,6 +1,7 @@
 import type { TokenBalance } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { type LootboxKey, lootboxIdOf } from './lootbox';
 import {
   type CollectionSet,
   collectionIdArray,
@@ -75,12 +76,14 @@ export function tokensOfCollections(
   );
 }
 
+/** The lootbox's tokens; an unknown lootbox reads as none (see the api's inKnownLootbox). */
 export function tokensOfLootbox(
   db: Db,
-  lootboxId: number,
+  lootbox: LootboxKey,
   request: PageRequest,
 ): Promise<Page<TokenSummary>> {
-  return tokenPage(db, sql`t.lootbox_id = ${lootboxId}`, BY_ID, request);
+  const id = 'lootboxId' in lootbox ? sql`${lootbox.lootboxId}` : lootboxIdOf(db, lootbox);
+  return tokenPage(db, sql`t.lootbox_id = ${id}`, BY_ID, request);
 }
 
 /** One token by its id (token data id / object address), as a subquery. */
@@ -101,25 +104,37 @@ export async function findTokenById(db: Db, tokenId: string): Promise<TokenSumma
  * Resolved through the collection (its creator and name), not the token row: v2 token rows may not
  * repeat them, and (collection_id, token_name) is what the tokens index serves.
  */
-export async function findTokenByName(
-  db: Db,
-  key: {
-    creator: string;
-    collection: string;
-    tokenName: string;
-    tokenStandard?: 'v1' | 'v2' | undefined;
-    collectionUrl?: string | undefined;
-  },
-): Promise<TokenSummary | null> {
-  const { rows } = await sql<TokenRecord>`
-    SELECT ${TOKEN_COLUMNS} FROM collections c JOIN tokens t ON t.collection_id = c.collection_id
+export interface TokenNameKey {
+  creator: string;
+  collection: string;
+  tokenName: string;
+  tokenStandard?: 'v1' | 'v2' | undefined;
+  collectionUrl?: string | undefined;
+}
+
+/** The token `key` names: the live one first, then the newest. */
+function tokenByNameSql(key: TokenNameKey, columns: RawBuilder<unknown>): RawBuilder<TokenRecord> {
+  return sql<TokenRecord>`
+    SELECT ${columns} FROM collections c JOIN tokens t ON t.collection_id = c.collection_id
      WHERE c.creator_address = ${key.creator} AND c.collection_name = ${key.collection}
        AND t.token_name = ${key.tokenName}
        ${key.tokenStandard ? sql`AND t.token_standard = ${key.tokenStandard}` : sql``}
        ${key.collectionUrl ? sql`AND c.uri = ${key.collectionUrl}` : sql``}
      ORDER BY t.is_burned, t.last_transaction_version DESC
-     LIMIT 1`.execute(db);
+     LIMIT 1`;
+}
+
+export async function findTokenByName(db: Db, key: TokenNameKey): Promise<TokenSummary | null> {
+  const { rows } = await tokenByNameSql(key, TOKEN_COLUMNS).execute(db);
   return rows[0] ? toTokenSummary(rows[0]) : null;
+}
+
+/**
+ * The id of the token `key` names as a scalar subquery (null when there is none), for a statement
+ * that reads by it: the lookup and the read then cost one round trip.
+ */
+export function tokenIdOfName(key: TokenNameKey): RawBuilder<string | null> {
+  return sql<string | null>`(${tokenByNameSql(key, sql`t.token_data_id`)})`;
 }
 
 export type { TokenBalance };
