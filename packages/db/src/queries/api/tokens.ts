@@ -198,9 +198,12 @@ export async function tokenBalances(
   const a = filter.address;
   const inCollections = (column: string) =>
     filter.collectionIds ? sql`AND ${sql.ref(column)} = ANY(${filter.collectionIds})` : sql``;
+  // OFFSET 0 keeps this a lookup per ownership row: without it the planner may turn the EXISTS
+  // into a hash of every active listing (a 51 ms scan of the table, twice) for a wallet with
+  // thousands of rows, although a page looks at a few dozen of them.
   const activeListingBy = (owner: RawBuilder<unknown>) => sql`EXISTS (
     SELECT 1 FROM listings lx
-     WHERE lx.token_data_id = o.token_data_id AND lx.seller = ${owner} AND lx.status = 'active')`;
+     WHERE lx.token_data_id = o.token_data_id AND lx.seller = ${owner} AND lx.status = 'active' OFFSET 0)`;
   // One row per token: an ownership row above zero (listed when the wallet also has an active
   // listing of it, e.g. a listing that keeps the token in the wallet), else the wallet's active
   // listing (the token sits in escrow or a listing object). A zero row of a listed token is left
@@ -227,13 +230,21 @@ export async function tokenBalances(
         AND ${notHeld} AND ${p.after(LISTED_BALANCE_KEYS)}
       ORDER BY ${orderOf(LISTED_BALANCE_KEYS)} LIMIT ${p.reach})
   ) o`;
-  const counted = sql`(
-    SELECT o.token_data_id FROM token_ownerships o
-     WHERE o.owner_address = ${a} ${ownershipFilter} ${inCollections('o.collection_id')}
-    UNION ALL
-    SELECT l.token_data_id FROM listings l
-     WHERE l.status = 'active' AND l.seller = ${a} ${inCollections('l.collection_id')} AND ${notHeld}
-  ) o`;
+  // The ownership rows the page shows, counted without reading each one's amount: all of them
+  // (index-only), less the zero rows the wallet has listed (from its few active listings), or the
+  // rows above zero (index-only, ownerships_owner). A wallet that traded thousands of tokens has
+  // thousands of zero rows; reading each from the heap took 60 ms.
+  const ownershipCount = filter.greaterThanZeroBalance
+    ? sql`(SELECT count(*) FROM token_ownerships o
+            WHERE o.owner_address = ${a} AND o.amount > 0 ${inCollections('o.collection_id')})`
+    : sql`((SELECT count(*) FROM token_ownerships o
+             WHERE o.owner_address = ${a} ${inCollections('o.collection_id')})
+         - (SELECT count(*) FROM (SELECT DISTINCT lx.token_data_id FROM listings lx
+                                   WHERE lx.seller = ${a} AND lx.status = 'active') lx
+              JOIN token_ownerships o ON o.token_data_id = lx.token_data_id
+             WHERE o.owner_address = ${a} AND NOT (o.amount > 0) ${inCollections('o.collection_id')}))`;
+  const listedCount = sql`(SELECT count(*) FROM listings l
+     WHERE l.status = 'active' AND l.seller = ${a} ${inCollections('l.collection_id')} AND ${notHeld})`;
   const service = filter.serviceInfo
     ? {
         columns: sql`, t.lootbox_id, t.lootbox_tier, r.rank AS rarity_rank, al.listing_id, al.marketplace,
@@ -261,7 +272,7 @@ export async function tokenBalances(
           LEFT JOIN collections c ON c.collection_id = o.collection_id
           ${service.joins}
          ORDER BY ${p.order} ${p.window}`,
-      count: sql`SELECT count(*)::int AS total FROM ${counted}`,
+      count: sql`SELECT (${ownershipCount} + ${listedCount})::int AS total`,
       map: (r) => toBalance(r, filter.serviceInfo),
     },
     request,
