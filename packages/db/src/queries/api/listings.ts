@@ -198,16 +198,18 @@ function indexedSearch(filter: ListingFilter): boolean {
  * indexes first (a materialized CTE: one BitmapOr of the name trigram and collection indexes) and
  * only they are sorted. Walking every active listing newest first and testing each one, which the
  * planner picks from its estimates, reads all of them when the matches are few; a text of three
- * letters or more has trigrams, so its matches are what the indexes give.
+ * letters or more has trigrams, so its matches are what the indexes give. The total counts the
+ * same matches in the same statement (`matches`): counted apart, the matches were read twice.
  */
 function matchedPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): Promise<Page<ListingCard>> {
   return fetchPage(
     db,
     {
       keys: NEWEST,
+      matches: sql`SELECT l.* FROM listings l WHERE ${where}`,
       rows: (p) => sql<ListingCardRow>`
-        WITH matched AS MATERIALIZED (SELECT l.* FROM listings l WHERE ${where} AND ${p.after()})
-        SELECT ${LISTING_COLUMNS} FROM (SELECT * FROM matched l ORDER BY ${p.order} ${p.window}) l
+        SELECT ${LISTING_COLUMNS}
+          FROM (SELECT * FROM page_matches l WHERE ${p.after()} ORDER BY ${p.order} ${p.window}) l
           LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
          ORDER BY ${p.order}`,
       count: countListings(where),

@@ -186,6 +186,13 @@ export interface PagedList<R, T> {
    */
   count: RawBuilder<{ total: number; until?: Date | null }>;
   /**
+   * Every row `count` counts, as a statement, for a list whose rows and count would read the same
+   * rows (a search's matches): the page's statement then reads them once, materialized as
+   * `page_matches` (which `rows` reads from), and counts them there instead of running `count`.
+   * `count` still names the total for the totals kept per read version.
+   */
+  matches?: RawBuilder<unknown>;
+  /**
    * The "now" the statements compare with, for a list whose rows stop matching as time passes and
    * never start to (live bids): its total is then kept per read version apart from that parameter,
    * and reused while now is before `until`.
@@ -265,6 +272,11 @@ export async function countOf(
 const PAGE_TOTAL = 'mdq_page_total';
 const PAGE_ROW = 'mdq_page_row';
 
+/** The `page_matches` a list's rows read from, when it has them. */
+function withMatches(list: { matches?: RawBuilder<unknown> | undefined }): RawBuilder<unknown> {
+  return list.matches ? sql`WITH page_matches AS MATERIALIZED (${list.matches})` : sql``;
+}
+
 /**
  * The rows and the total of a page in one statement: one round trip and one pooled connection per
  * answer instead of two (sent at once they were two statements, two connections and twice the
@@ -278,9 +290,11 @@ async function rowsWithTotal<R>(
   list: PagedList<R, unknown>,
   parts: PageParts,
 ): Promise<{ rows: R[]; total: Total }> {
+  const count = list.matches ? sql`SELECT count(*)::int AS total FROM page_matches` : list.count;
   const result = await sql<R & { [PAGE_TOTAL]: Record<string, unknown>; [PAGE_ROW]: boolean | null }>`
+    ${withMatches(list)}
     SELECT page_rows.*, page_count.total AS ${sql.ref(PAGE_TOTAL)}
-      FROM (SELECT row_to_json(c) AS total FROM (${list.count}) c) page_count
+      FROM (SELECT row_to_json(c) AS total FROM (${count}) c) page_count
       LEFT JOIN LATERAL (SELECT r.*, true AS ${sql.ref(PAGE_ROW)} FROM (${list.rows(parts)}) r) page_rows ON true`.execute(
     db,
   );
@@ -326,7 +340,7 @@ export async function fetchPageUntil<R, T>(
   let rows: R[];
   let counted: Total;
   if (known) {
-    rows = (await list.rows(parts).execute(db)).rows;
+    rows = (await sql<R>`${withMatches(list)} ${list.rows(parts)}`.execute(db)).rows;
     counted = known;
   } else {
     ({ rows, total: counted } = await rowsWithTotal(db, list, parts));
