@@ -195,6 +195,27 @@ describe('per-collection keys: a sale in one collection leaves the other collect
     expect((await cacheOf(h, pages('Dogs')[0] ?? '')).body).toContain('Dog #3');
   });
 
+  it('a burn in Dogs retires the Dogs token page, whose total (the kept live count) drops; no Cats page', async () => {
+    const live = async () =>
+      (
+        await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM tokens WHERE collection_id = ${DOGS} AND NOT is_burned`.execute(
+          h.test.db,
+        )
+      ).rows[0]?.n;
+    await warm(h, [...pages('Cats'), ...pages('Dogs')]);
+    const before = await live();
+    await h.test.db.updateTable('tokens').set({ is_burned: true }).where('token_data_id', '=', addr(0x2002)).execute();
+    expect(await missed(h, pages('Cats'))).toEqual([]);
+    expect(await missed(h, [pages('Dogs')[0] ?? ''])).toEqual([pages('Dogs')[0]]);
+    const total = (
+      JSON.parse((await cacheOf(h, pages('Dogs')[0] ?? '')).body) as { pagination: { total: number } }
+    ).pagination.total;
+    expect(total).toBe(await live());
+    expect(total).toBe((before ?? 0) - 1);
+  });
+
   it('never stale: a collection that takes the pair joins its page at once, though no row of the others changed', async () => {
     await warm(h, pages('Dogs'));
     const other = addr(0x300);

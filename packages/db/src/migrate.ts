@@ -29,6 +29,7 @@ import * as readVersionNotify from './migrations/2026-12-02T1000_read_version_no
 import * as handleOwnerIndex from './migrations/2026-12-03T1000_handle_owner_index';
 import * as tokensLootboxBurned from './migrations/2026-12-03T1100_tokens_lootbox_burned';
 import * as analyticsReads from './migrations/2026-12-04T1000_analytics_reads';
+import * as liveTokenCountsVersioned from './migrations/2026-12-05T1000_live_token_counts_versioned';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-03T1000_handle_owner_index': handleOwnerIndex,
   '2026-12-03T1100_tokens_lootbox_burned': tokensLootboxBurned,
   '2026-12-04T1000_analytics_reads': analyticsReads,
+  '2026-12-05T1000_live_token_counts_versioned': liveTokenCountsVersioned,
 };
 
 /** The migrations' names in the order they run. */

@@ -159,8 +159,8 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       },
       config: {
         readCache: {
-          tables: ['collections', 'metadata_documents', 'tokens'],
-          collection: { tables: ['collections', 'tokens'] },
+          tables: ['collection_trait_totals', 'collections', 'metadata_documents', 'tokens'],
+          collection: { tables: ['collection_trait_totals', 'collections', 'tokens'] },
         },
       },
     },

@@ -49,6 +49,27 @@ const COLLECTION_VERSIONED = [
   'collection_offers',
 ] as const;
 
+/**
+ * The per-collection write counter triggers of `table` (a table with a `collection_id`); also used
+ * by the migrations that make more tables collection-versioned.
+ */
+export async function createCollectionVersionTriggers(db: Kysely<unknown>, table: string): Promise<void> {
+  // Transition tables allow one event per trigger.
+  for (const [event, referencing] of [
+    ['insert', 'REFERENCING NEW TABLE AS new_rows'],
+    ['update', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows'],
+    ['delete', 'REFERENCING OLD TABLE AS old_rows'],
+    ['truncate', ''],
+  ] as const) {
+    await sql
+      .raw(
+        `CREATE OR REPLACE TRIGGER ${table}_collection_version_${event} AFTER ${event.toUpperCase()} ON ${table}
+           ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION bump_collection_version()`,
+      )
+      .execute(db);
+  }
+}
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const { rows } = await sql<{ name: string }>`
     SELECT t.tablename AS name FROM pg_tables t
@@ -77,33 +98,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'bump_collection_name_version',
   );
 
-  for (const name of COLLECTION_VERSIONED) {
-    // Transition tables allow one event per trigger.
-    await sql
-      .raw(
-        `CREATE OR REPLACE TRIGGER ${name}_collection_version_insert AFTER INSERT ON ${name}
-           REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_collection_version()`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `CREATE OR REPLACE TRIGGER ${name}_collection_version_update AFTER UPDATE ON ${name}
-           REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_collection_version()`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `CREATE OR REPLACE TRIGGER ${name}_collection_version_delete AFTER DELETE ON ${name}
-           REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_collection_version()`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `CREATE OR REPLACE TRIGGER ${name}_collection_version_truncate AFTER TRUNCATE ON ${name}
-           FOR EACH STATEMENT EXECUTE FUNCTION bump_collection_version()`,
-      )
-      .execute(db);
-  }
+  for (const name of COLLECTION_VERSIONED) await createCollectionVersionTriggers(db, name);
   await sql`CREATE OR REPLACE TRIGGER collections_name_version_insert AFTER INSERT ON collections
               REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bump_collection_name_version()`.execute(
     db,

@@ -28,6 +28,7 @@ export const COLLECTION_VERSIONED_TABLES = [
   'listings',
   'token_offers',
   'collection_offers',
+  'collection_trait_totals',
 ] as const;
 export type CollectionVersionedTable = (typeof COLLECTION_VERSIONED_TABLES)[number];
 
