@@ -206,7 +206,11 @@ describe('per-collection keys: a sale in one collection leaves the other collect
       ).rows[0]?.n;
     await warm(h, [...pages('Cats'), ...pages('Dogs')]);
     const before = await live();
-    await h.test.db.updateTable('tokens').set({ is_burned: true }).where('token_data_id', '=', addr(0x2002)).execute();
+    await h.test.db
+      .updateTable('tokens')
+      .set({ is_burned: true })
+      .where('token_data_id', '=', addr(0x2002))
+      .execute();
     expect(await missed(h, pages('Cats'))).toEqual([]);
     expect(await missed(h, [pages('Dogs')[0] ?? ''])).toEqual([pages('Dogs')[0]]);
     const total = (

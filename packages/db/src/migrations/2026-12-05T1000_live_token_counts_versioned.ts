@@ -15,7 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const event of ['insert', 'update', 'delete', 'truncate']) {
     await sql
-      .raw(`DROP TRIGGER IF EXISTS collection_trait_totals_collection_version_${event} ON collection_trait_totals`)
+      .raw(
+        `DROP TRIGGER IF EXISTS collection_trait_totals_collection_version_${event} ON collection_trait_totals`,
+      )
       .execute(db);
   }
 }
