@@ -108,3 +108,15 @@ export async function traitCountsDrift(db: Db): Promise<string[]> {
   `.execute(db);
   return rows.map((r) => r.drift);
 }
+
+/** A bare collection row for a test: by `creator`, named `name` (its id unless given), at version 1. */
+export async function insertCollection(
+  db: Db,
+  id: string,
+  options: { standard?: 'v1' | 'v2'; name?: string; creator?: string } = {},
+): Promise<void> {
+  await sql`INSERT INTO collections (collection_id, token_standard, creator_address, collection_name,
+              created_at, created_version, last_transaction_version)
+            VALUES (${id}, ${options.standard ?? 'v2'}, ${options.creator ?? '0xcreator'}, ${options.name ?? id},
+                    now(), 1, 1)`.execute(db);
+}

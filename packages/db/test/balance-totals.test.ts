@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenBalances } from '../src/queries/api/tokens';
-import { createTestDatabase, type TestDatabase } from '../src/testing';
+import { createTestDatabase, insertCollection, type TestDatabase } from '../src/testing';
 
 /*
  * A wallet's balances total is counted apart from its rows (the rows of every page, all the
@@ -19,11 +19,7 @@ describe('a wallet balances total', () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
-    for (const c of [C1, C2]) {
-      await sql`INSERT INTO collections (collection_id, token_standard, creator_address, collection_name,
-                  created_at, created_version, last_transaction_version)
-                VALUES (${c}, 'v1', '0xcreator', ${c}, now(), 1, 1)`.execute(t.db);
-    }
+    for (const c of [C1, C2]) await insertCollection(t.db, c, { standard: 'v1' });
     const token = (k: number) => `0xt${String(k).padStart(3, '0')}`;
     const own = (k: number, c: string, amount: number, pv = 0) =>
       sql`INSERT INTO token_ownerships (token_data_id, property_version, owner_address, collection_id,

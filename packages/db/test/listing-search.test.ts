@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totalListingCards } from '../src/queries/api/listings';
-import { createTestDatabase, type TestDatabase } from '../src/testing';
+import { createTestDatabase, insertCollection, type TestDatabase } from '../src/testing';
 
 /*
  * listing-cards' search leaves the trigram test out for a text of one or two letters or digits
@@ -61,11 +61,7 @@ describe('listing search by a short text', () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
-    for (const [c, name] of collections.entries()) {
-      await sql`INSERT INTO collections (collection_id, token_standard, creator_address, collection_name,
-                  created_at, created_version, last_transaction_version)
-                VALUES (${`0xc${c}`}, 'v2', '0xcreator', ${name}, now(), 1, 1)`.execute(t.db);
-    }
+    for (const [c, name] of collections.entries()) await insertCollection(t.db, `0xc${c}`, { name });
     for (const [i, name] of names.entries()) {
       await sql`INSERT INTO listings (marketplace, listing_id, contract_address, token_data_id, collection_id,
                   token_name, price, status, last_transaction_version, listed_version, seller)

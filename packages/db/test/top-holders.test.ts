@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionStats } from '../src/queries/api/analytics-stats';
-import { createTestDatabase, type TestDatabase } from '../src/testing';
+import { createTestDatabase, insertCollection, type TestDatabase } from '../src/testing';
 
 /*
  * collection-stats' top-ten holders count each holder's (holder, token) pairs: positive ownerships
@@ -17,9 +17,7 @@ describe('top holders', () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
-    await sql`INSERT INTO collections (collection_id, token_standard, creator_address, collection_name,
-                created_at, created_version, last_transaction_version)
-              VALUES (${C}, 'v1', '0xcreator', 'c', now(), 1, 1)`.execute(t.db);
+    await insertCollection(t.db, C, { standard: 'v1', name: 'c' });
     const token = (k: number) => `${C}t${k}`;
     for (let k = 0; k < 40; k++) {
       await sql`INSERT INTO tokens (token_data_id, token_standard, collection_id, token_name, is_burned, last_transaction_version)

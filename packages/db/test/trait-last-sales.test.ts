@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { traitKey, traitLastSales } from '../src/queries/api/analytics-traders';
-import { createTestDatabase, type TestDatabase } from '../src/testing';
+import { createTestDatabase, insertCollection, type TestDatabase } from '../src/testing';
 
 /*
  * The last sale of each trait value is found from the newest sales first, and for the values not
@@ -24,11 +24,7 @@ describe('the last sale of each trait value', () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
-    for (const id of [C, OTHER]) {
-      await sql`INSERT INTO collections (collection_id, token_standard, creator_address, collection_name,
-                  created_at, created_version, last_transaction_version)
-                VALUES (${id}, 'v2', '0xcreator', ${id}, now(), 1, 1)`.execute(t.db);
-    }
+    for (const id of [C, OTHER]) await insertCollection(t.db, id);
     // 24 tokens per collection; token k has the k-th combination, so rare values have few tokens.
     for (const id of [C, OTHER]) {
       for (let k = 0; k < 24; k++) {
