@@ -1,0 +1,51 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../src/database';
+import { listingCardParts } from '../src/queries/api/listing-card';
+import { createTestDatabase, insertCollection, type TestDatabase } from '../src/testing';
+
+/*
+ * The listing card is a prepared statement (executePrepared) so that a connection plans it once:
+ * planning it cost about four times running it. Postgres keeps a generic plan only when its
+ * estimate is near the custom plans'; a bid's `expiration_time > $now` estimated from the
+ * histogram (custom: most offers expired) against a default third (generic) kept it planning on
+ * every request. Here a collection's 30,000 offers are mostly expired and analyzed, as on a live
+ * chain (with 2,000 the two estimates were close enough for Postgres to keep the generic plan anyway).
+ */
+const C = '0xc1';
+const T = '0xt1';
+
+describe('the listing card statement', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+    await insertCollection(t.db, C);
+    await sql`INSERT INTO tokens (token_data_id, token_standard, collection_id, token_name, last_transaction_version)
+              VALUES (${T}, 'v2', ${C}, 'one', 1)`.execute(t.db);
+    await sql`INSERT INTO collection_offers (marketplace, offer_id, contract_address, collection_id, buyer, price,
+                token_amount, remaining_amount, status, expiration_time, last_transaction_version)
+              SELECT 'm', 'o' || i, '0xm', ${C}, '0xb', 100 + i, 1, 1, 'active',
+                     now() - interval '1 day' + (i > 29990)::int * interval '2 days', 1
+                FROM generate_series(1, 30000) i`.execute(t.db);
+    await sql`ANALYZE collection_offers`.execute(t.db);
+  });
+  afterAll(() => t.drop());
+
+  it('is planned once per connection: a generic plan serves it after a few requests', async () => {
+    const one = createDb(t.url, { max: 1 });
+    try {
+      for (let i = 0; i < 12; i++) {
+        const card = await listingCardParts(one, T, new Date());
+        // The best live bid: the highest of the ten that have not expired.
+        expect(card?.bestBid?.price).toBe('30100');
+      }
+      const { rows } = await sql<{ generic: number; custom: number }>`
+        SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+         WHERE statement LIKE '%to_json(tk) AS token%'`.execute(one);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.generic).toBeGreaterThan(0);
+    } finally {
+      await one.destroy();
+    }
+  });
+});
