@@ -81,6 +81,8 @@ export function tokenTimeline(
              + (SELECT count(*) FROM marketplace_activities m WHERE m.token_data_id = ${tokenId} AND ${marketPv})::int
              AS total`,
       map: toActivity,
+      // Index reads by one token's id: the plan never depends on which token.
+      prepared: true,
     },
     request,
   );

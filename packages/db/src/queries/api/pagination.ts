@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { executePrepared } from '../../prepared';
 
 /** What a list endpoint asks for: a page number (offset paging) or an opaque cursor (keyset paging). */
 export interface PageRequest {
@@ -202,6 +203,11 @@ export interface PagedList<R, T> {
   map(row: R, index: number): T;
   /** Lists paged by number only (a short ranking): no cursor is issued or read. */
   cursor?: boolean;
+  /**
+   * Run as a prepared statement (executePrepared): for a list whose best plan does not depend on
+   * its values (one token's rows by its id), planned once per connection instead of per request.
+   */
+  prepared?: boolean;
 }
 
 /**
@@ -272,6 +278,11 @@ export async function countOf(
 const PAGE_TOTAL = 'mdq_page_total';
 const PAGE_ROW = 'mdq_page_row';
 
+/** A page's statement, prepared when the list says its plan does not depend on its values. */
+async function run<T>(db: Db, list: { prepared?: boolean | undefined }, query: RawBuilder<T>): Promise<T[]> {
+  return list.prepared ? executePrepared(db, query) : (await query.execute(db)).rows;
+}
+
 /** The `page_matches` a list's rows read from, when it has them. */
 function withMatches(list: { matches?: RawBuilder<unknown> | undefined }): RawBuilder<unknown> {
   return list.matches ? sql`WITH page_matches AS MATERIALIZED (${list.matches})` : sql``;
@@ -291,17 +302,19 @@ async function rowsWithTotal<R>(
   parts: PageParts,
 ): Promise<{ rows: R[]; total: Total }> {
   const count = list.matches ? sql`SELECT count(*)::int AS total FROM page_matches` : list.count;
-  const result = await sql<R & { [PAGE_TOTAL]: Record<string, unknown>; [PAGE_ROW]: boolean | null }>`
+  const rows = await run(
+    db,
+    list,
+    sql<R & { [PAGE_TOTAL]: Record<string, unknown>; [PAGE_ROW]: boolean | null }>`
     ${withMatches(list)}
     SELECT page_rows.*, page_count.total AS ${sql.ref(PAGE_TOTAL)}
       FROM (SELECT row_to_json(c) AS total FROM (${count}) c) page_count
-      LEFT JOIN LATERAL (SELECT r.*, true AS ${sql.ref(PAGE_ROW)} FROM (${list.rows(parts)}) r) page_rows ON true`.execute(
-    db,
+      LEFT JOIN LATERAL (SELECT r.*, true AS ${sql.ref(PAGE_ROW)} FROM (${list.rows(parts)}) r) page_rows ON true`,
   );
   // The two added columns stay on the rows: `map` reads the columns it names, never the rest.
   return {
-    rows: result.rows.filter((row) => row[PAGE_ROW] === true),
-    total: totalOf(result.rows[0]?.[PAGE_TOTAL]),
+    rows: rows.filter((row) => row[PAGE_ROW] === true),
+    total: totalOf(rows[0]?.[PAGE_TOTAL]),
   };
 }
 
@@ -340,7 +353,7 @@ export async function fetchPageUntil<R, T>(
   let rows: R[];
   let counted: Total;
   if (known) {
-    rows = (await sql<R>`${withMatches(list)} ${list.rows(parts)}`.execute(db)).rows;
+    rows = await run(db, list, sql<R>`${withMatches(list)} ${list.rows(parts)}`);
     counted = known;
   } else {
     ({ rows, total: counted } = await rowsWithTotal(db, list, parts));

@@ -1,21 +1,23 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/database';
+import { tokenTimeline } from '../src/queries/api/activity';
 import { listingCardParts } from '../src/queries/api/listing-card';
 import { createTestDatabase, insertCollection, type TestDatabase } from '../src/testing';
 
 /*
- * The listing card is a prepared statement (executePrepared) so that a connection plans it once:
- * planning it cost about four times running it. Postgres keeps a generic plan only when its
- * estimate is near the custom plans'; a bid's `expiration_time > $now` estimated from the
- * histogram (custom: most offers expired) against a default third (generic) kept it planning on
- * every request. Here a collection's 30,000 offers are mostly expired and analyzed, as on a live
- * chain (with 2,000 the two estimates were close enough for Postgres to keep the generic plan anyway).
+ * Statements whose plan does not depend on their values run prepared (executePrepared), so that a
+ * connection plans them once: the listing card, and a token's timeline pages (PagedList.prepared);
+ * planning each cost more than running it. Postgres keeps a generic plan only when its estimate is
+ * near the custom plans': the listing card's `expiration_time > $now`, estimated from the histogram
+ * (custom: most offers expired) against a default third (generic), kept it planning on every
+ * request. Here a collection's 30,000 offers are mostly expired and analyzed, as on a live chain
+ * (with 2,000 the two estimates were close enough for Postgres to keep the generic plan anyway).
  */
 const C = '0xc1';
 const T = '0xt1';
 
-describe('the listing card statement', () => {
+describe('statements planned once per connection', () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();
@@ -42,6 +44,24 @@ describe('the listing card statement', () => {
       const { rows } = await sql<{ generic: number; custom: number }>`
         SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
          WHERE statement LIKE '%to_json(tk) AS token%'`.execute(one);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.generic).toBeGreaterThan(0);
+    } finally {
+      await one.destroy();
+    }
+  });
+
+  it("a token's timeline pages are planned once per connection too", async () => {
+    const one = createDb(t.url, { max: 1 });
+    try {
+      for (let i = 0; i < 12; i++) {
+        // A new read version each time: the rows and the total are read in one statement.
+        const page = await tokenTimeline(one, T, null, { page: 1, limit: 5, version: String(i) });
+        expect(page.pagination.total).toBe(0);
+      }
+      const { rows } = await sql<{ generic: number }>`
+        SELECT generic_plans::int AS generic FROM pg_prepared_statements
+         WHERE statement LIKE '%FROM token_activities a%'`.execute(one);
       expect(rows).toHaveLength(1);
       expect(rows[0]?.generic).toBeGreaterThan(0);
     } finally {
