@@ -1,6 +1,7 @@
 import type { TokenBalance } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { executePrepared } from '../../prepared';
 import { type LootboxKey, lootboxIdOf } from './lootbox';
 import {
   type CollectionSet,
@@ -97,7 +98,7 @@ export function tokenByIdSql(tokenId: string): RawBuilder<TokenRecord> {
 
 /** One token by its id (token data id / object address). */
 export async function findTokenById(db: Db, tokenId: string): Promise<TokenSummary | null> {
-  const { rows } = await tokenByIdSql(tokenId).execute(db);
+  const rows = await executePrepared(db, tokenByIdSql(tokenId));
   return rows[0] ? toTokenSummary(rows[0]) : null;
 }
 
@@ -127,7 +128,8 @@ function tokenByNameSql(key: TokenNameKey, columns: RawBuilder<unknown>): RawBui
 }
 
 export async function findTokenByName(db: Db, key: TokenNameKey): Promise<TokenSummary | null> {
-  const { rows } = await tokenByNameSql(key, TOKEN_COLUMNS).execute(db);
+  // Key lookups (the pair's collections, then the name): prepared, planned once per connection.
+  const rows = await executePrepared(db, tokenByNameSql(key, TOKEN_COLUMNS));
   return rows[0] ? toTokenSummary(rows[0]) : null;
 }
 

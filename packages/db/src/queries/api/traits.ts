@@ -1,6 +1,7 @@
 import type { TokenTraits } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
+import { executePrepared } from '../../prepared';
 
 export type TraitShare = TokenTraits['traits'][number];
 
@@ -19,12 +20,15 @@ export async function tokenTraits(
   rarityRank: number | null;
   rarityScore: number | null;
 }> {
-  const { rows } = await sql<{
-    size: number | null;
-    rank: number | null;
-    score: number | null;
-    traits: { trait_type: string; value: string; source: 'chain' | 'document'; count: number }[];
-  }>`
+  // Key lookups by the token's id: prepared, planned once per connection.
+  const rows = await executePrepared(
+    db,
+    sql<{
+      size: number | null;
+      rank: number | null;
+      score: number | null;
+      traits: { trait_type: string; value: string; source: 'chain' | 'document'; count: number }[];
+    }>`
     SELECT (SELECT live_tokens FROM collection_trait_totals WHERE collection_id = ${collectionId}) AS size,
            r.rank, r.score,
            COALESCE((
@@ -35,7 +39,8 @@ export async function tokenTraits(
                  ON c.collection_id = a.collection_id AND c.trait_type = a.trait_type AND c.value = a.value
               WHERE a.token_data_id = ${tokenId}), '[]') AS traits
       FROM (SELECT ${tokenId}::text AS token_data_id) t
-      LEFT JOIN token_rarity r ON r.token_data_id = t.token_data_id`.execute(db);
+      LEFT JOIN token_rarity r ON r.token_data_id = t.token_data_id`,
+  );
   const row = rows[0];
   const collectionSize = row?.size ?? 0;
   return {
