@@ -44,6 +44,8 @@ function tokenPage(
          ORDER BY ${p.order} ${p.window}`,
       count: sql`SELECT count(*)::int AS total FROM tokens t WHERE ${where} AND NOT t.is_burned`,
       map: toTokenSummary,
+      // One lootbox's tokens in id order from tokens_lootbox_burned, whichever lootbox.
+      prepared: true,
     },
     request,
   );
