@@ -12,6 +12,11 @@ import { type Db, poolIfAny } from './database';
  * value (token search: its ranges are bounded by expressions of the parameters, as index
  * conditions, never `LIKE $1`). The name is the text's hash, so one name is only ever one
  * text. A Db not made by createDb (a test's recording wrapper) runs the query as usual.
+ *
+ * Postgres keeps the generic plan only when its estimate is near the custom plans' average: a
+ * parameter the custom plans estimate from a histogram and the generic one by a default (a range
+ * on `now`) can keep it planning every run; hide such a value from both (`(SELECT $1)`, bids.ts
+ * `unestimated`). test/generic-plans.test.ts checks the statements that rely on it.
  */
 export async function executePrepared<R>(db: Db, query: RawBuilder<R>): Promise<R[]> {
   const pool = poolIfAny(db);
