@@ -37,64 +37,45 @@ export function foundLootbox<T>(lootbox: T | null, key: LootboxKey): T {
   );
 }
 
-export async function lootboxByName(
-  db: Db,
-  creator: string,
-  collection: string,
-  now?: Date,
-): Promise<Lootbox> {
-  return foundLootbox(await findLootbox(db, creator, collection, now), { creator, collection });
+/** The lootbox `key` names (the newest when a creator reused a name), or the 404 naming it. */
+export async function knownLootbox(db: Db, key: LootboxKey, now?: Date): Promise<Lootbox> {
+  return foundLootbox(
+    'lootboxId' in key
+      ? await findLootboxById(db, key.lootboxId, now)
+      : await findLootbox(db, key.creator, key.collection, now),
+    key,
+  );
 }
 
-async function lootboxById(db: Db, lootboxId: number, now?: Date): Promise<Lootbox> {
-  return foundLootbox(await findLootboxById(db, lootboxId, now), { lootboxId });
+/** What a token lookup found, or the 404 saying which token (`named`). */
+export function foundToken<T>(token: T | null, named: string): T {
+  if (token) return token;
+  throw new ApiError(404, 'TOKEN_NOT_FOUND', named);
 }
 
 /**
- * A page read through a (creator, name) CollectionSet is empty both when no collection has that
- * name and when the page is past the end: only then is the name looked up, so that the first case
- * is still a 404 naming it while a page with rows costs its one statement.
+ * A page read through a subject (a collection pair, a lootbox, a token) resolved inside its own
+ * statement is empty both when there is no such subject and when the page is past the end: only
+ * then does `check` look the subject up, throwing its 404, so that a page with rows costs its one
+ * statement.
  */
-export async function inKnownCollections<P extends { data: unknown[] }>(
+export async function ofKnownSubject<P extends { data: unknown[] }>(
+  page: P,
+  check: () => Promise<unknown>,
+): Promise<P> {
+  if (page.data.length === 0) await check();
+  return page;
+}
+
+/** ofKnownSubject for a page of a CollectionSet: only a (creator, name) pair has a 404 to give. */
+export function inKnownCollections<P extends { data: unknown[] }>(
   db: Db,
   collections: CollectionSet,
   page: P,
 ): Promise<P> {
-  if (page.data.length === 0 && 'creator' in collections) {
-    await collectionIdsOf(db, collections.creator, collections.name);
-  }
-  return page;
-}
-
-/**
- * A page read through a lootbox key resolved inside its statement (tokensOfLootbox) is empty both
- * when there is no such lootbox and when it has no such rows: only then is the lootbox looked up,
- * for the 404 naming it.
- */
-export async function inKnownLootbox<P extends { data: unknown[] }>(
-  db: Db,
-  key: LootboxKey,
-  page: P,
-): Promise<P> {
-  if (page.data.length === 0) {
-    foundLootbox(
-      'lootboxId' in key
-        ? await findLootboxById(db, key.lootboxId)
-        : await findLootbox(db, key.creator, key.collection),
-      key,
-    );
-  }
-  return page;
-}
-
-/** The same for a token's page read through its id or name: a 404 naming the token only when empty. */
-export async function ofKnownToken<P extends { data: unknown[] }>(
-  page: P,
-  find: () => Promise<unknown>,
-  notFound: string,
-): Promise<P> {
-  if (page.data.length === 0 && !(await find())) throw new ApiError(404, 'TOKEN_NOT_FOUND', notFound);
-  return page;
+  return 'creator' in collections
+    ? ofKnownSubject(page, () => collectionIdsOf(db, collections.creator, collections.name))
+    : Promise.resolve(page);
 }
 
 /**
@@ -119,7 +100,8 @@ export async function collectionIdsOfPairOrLootbox(
   if (query.creator !== undefined && query.collection !== undefined) {
     return collectionIdsOf(db, query.creator, query.collection);
   }
-  if (query.lootboxId !== undefined) return [(await lootboxById(db, query.lootboxId)).collectionId];
+  if (query.lootboxId !== undefined)
+    return [(await knownLootbox(db, { lootboxId: query.lootboxId })).collectionId];
   throw new ApiError(
     400,
     'MISSING_PARAMETER',

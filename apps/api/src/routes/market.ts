@@ -30,7 +30,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
-import { collectionsOfPairOrLootbox, inKnownCollections, ofKnownToken } from '../lib/resolve';
+import { collectionsOfPairOrLootbox, foundToken, inKnownCollections, ofKnownSubject } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';
 
@@ -128,10 +128,8 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
     },
     async (request) => {
       const { tokenId } = request.query;
-      return ofKnownToken(
-        await tokenTimeline(db, tokenId, null, pageOf(request)),
-        () => findTokenById(db, tokenId),
-        `no token ${tokenId}`,
+      return ofKnownSubject(await tokenTimeline(db, tokenId, null, pageOf(request)), async () =>
+        foundToken(await findTokenById(db, tokenId), `no token ${tokenId}`),
       );
     },
   );

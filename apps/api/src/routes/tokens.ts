@@ -29,7 +29,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
-import { inKnownCollections, inKnownLootbox, lootboxByName, ofKnownToken } from '../lib/resolve';
+import { foundToken, inKnownCollections, knownLootbox, ofKnownSubject } from '../lib/resolve';
 import { ApiError } from '../plugins/errors';
 import type { RouteDeps } from './deps';
 
@@ -144,7 +144,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
     },
     async (request) => {
       const key = { lootboxId: request.query.lootboxId };
-      return inKnownLootbox(db, key, await tokensOfLootbox(db, key, pageOf(request)));
+      return ofKnownSubject(await tokensOfLootbox(db, key, pageOf(request)), () => knownLootbox(db, key));
     },
   );
 
@@ -183,7 +183,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
     },
     async (request) => {
       const key = { creator: request.query.creator, collection: request.query.collection };
-      return inKnownLootbox(db, key, await tokensOfLootbox(db, key, pageOf(request)));
+      return ofKnownSubject(await tokensOfLootbox(db, key, pageOf(request)), () => knownLootbox(db, key));
     },
   );
 
@@ -203,7 +203,11 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
     },
     async (request) => {
       const at = now();
-      const lootbox = await lootboxByName(db, request.query.creator, request.query.collection, at);
+      const lootbox = await knownLootbox(
+        db,
+        { creator: request.query.creator, collection: request.query.collection },
+        at,
+      );
       // The lootbox's status is the only part that moves with the clock: cached until it can change.
       const changesAt = lootboxStatusChangesAt(lootbox, at);
       if (changesAt !== null) request.cacheUntil = changesAt;
@@ -237,10 +241,10 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
     },
     async (request) => {
       const q = request.query;
-      return ofKnownToken(
+      return ofKnownSubject(
         await tokenTimeline(db, tokenIdOfName(q), q.propertyVersion, pageOf(request)),
-        () => findTokenByName(db, q),
-        `no token '${q.tokenName}' in '${q.collection}'`,
+        async () =>
+          foundToken(await findTokenByName(db, q), `no token '${q.tokenName}' in '${q.collection}'`),
       );
     },
   );
@@ -273,10 +277,10 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
     async (request) => {
       const q = request.query;
       // tokenStandard narrows the match; its default ('v1', per spec) must not hide a v2 token.
-      const token =
-        (await findTokenByName(db, q)) ?? (await findTokenByName(db, { ...q, tokenStandard: undefined }));
-      if (!token)
-        throw new ApiError(404, 'TOKEN_NOT_FOUND', `no token '${q.tokenName}' in '${q.collection}'`);
+      const token = foundToken(
+        (await findTokenByName(db, q)) ?? (await findTokenByName(db, { ...q, tokenStandard: undefined })),
+        `no token '${q.tokenName}' in '${q.collection}'`,
+      );
       const traits = await tokenTraits(db, token.tokenId, token.collectionId);
       return {
         data: {

@@ -348,8 +348,11 @@ export async function fetchPageUntil<R, T>(
   };
   // A total already counted at this read version (another page or sort of the same filter) leaves
   // the rows alone to read; otherwise the rows and the total come in one statement.
-  const key = request.version === undefined ? undefined : totalKey(db, list.count, list.now);
-  const known = key === undefined ? undefined : knownTotal(db, request.version as string, key, list.now);
+  const kept =
+    request.version === undefined
+      ? undefined
+      : { version: request.version, key: totalKey(db, list.count, list.now) };
+  const known = kept && knownTotal(db, kept.version, kept.key, list.now);
   let rows: R[];
   let counted: Total;
   if (known) {
@@ -357,7 +360,7 @@ export async function fetchPageUntil<R, T>(
     counted = known;
   } else {
     ({ rows, total: counted } = await rowsWithTotal(db, list, parts));
-    if (key !== undefined) rememberTotal(db, request.version as string, key, counted);
+    if (kept) rememberTotal(db, kept.version, kept.key, counted);
   }
   const { total, until } = counted;
   const keyOf = (row: R): CursorValue[] =>

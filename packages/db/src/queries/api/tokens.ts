@@ -26,31 +26,6 @@ const BY_ID: PageKey<TokenRecord>[] = [
   { expr: sql`t.token_data_id`, dir: 'asc', kind: 'text', field: 'token_data_id' },
 ];
 
-/** Live (unburned) tokens matching `where`, in the order of the index that serves `where`. */
-function tokenPage(
-  db: Db,
-  where: RawBuilder<unknown>,
-  keys: PageKey<TokenRecord>[],
-  request: PageRequest,
-): Promise<Page<TokenSummary>> {
-  return fetchPage(
-    db,
-    {
-      keys,
-      rows: (p) => sql<TokenRecord>`
-        SELECT ${TOKEN_COLUMNS}
-          FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
-         WHERE ${where} AND NOT t.is_burned AND ${p.after()}
-         ORDER BY ${p.order} ${p.window}`,
-      count: sql`SELECT count(*)::int AS total FROM tokens t WHERE ${where} AND NOT t.is_burned`,
-      map: toTokenSummary,
-      // One lootbox's tokens in id order from tokens_lootbox_burned, whichever lootbox.
-      prepared: true,
-    },
-    request,
-  );
-}
-
 /** Live tokens of collections by name, each collection's page read from tokens_collection_natural_name. */
 export function tokensOfCollections(
   db: Db,
@@ -81,14 +56,33 @@ export function tokensOfCollections(
   );
 }
 
-/** The lootbox's tokens; an unknown lootbox reads as none (see the api's inKnownLootbox). */
+/**
+ * The lootbox's live tokens in id order (tokens_lootbox_burned); an unknown lootbox reads as none
+ * (the api's ofKnownSubject tells it apart).
+ */
 export function tokensOfLootbox(
   db: Db,
   lootbox: LootboxKey,
   request: PageRequest,
 ): Promise<Page<TokenSummary>> {
   const id = 'lootboxId' in lootbox ? sql`${lootbox.lootboxId}` : lootboxIdOf(db, lootbox);
-  return tokenPage(db, sql`t.lootbox_id = ${id}`, BY_ID, request);
+  const where = sql`t.lootbox_id = ${id} AND NOT t.is_burned`;
+  return fetchPage(
+    db,
+    {
+      keys: BY_ID,
+      rows: (p) => sql<TokenRecord>`
+        SELECT ${TOKEN_COLUMNS}
+          FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
+         WHERE ${where} AND ${p.after()}
+         ORDER BY ${p.order} ${p.window}`,
+      count: sql`SELECT count(*)::int AS total FROM tokens t WHERE ${where}`,
+      map: toTokenSummary,
+      // One lootbox's index range, whichever lootbox: the plan never depends on which.
+      prepared: true,
+    },
+    request,
+  );
 }
 
 /** One token by its id (token data id / object address), as a subquery. */
