@@ -228,6 +228,22 @@ function shedCounts(metrics: string): Map<string, number> {
   return counts;
 }
 
+/** Seconds spent answering and answers, per route pattern (`mdq_http_request_duration_seconds`). */
+function serverTime(metrics: string): Map<string, { seconds: number; answers: number }> {
+  const out = new Map<string, { seconds: number; answers: number }>();
+  const add = (name: string, field: 'seconds' | 'answers') => {
+    for (const [labels, n] of metricValues(metrics, name)) {
+      const route = /route="([^"]*)"/.exec(labels)?.[1] ?? 'unmatched';
+      const of = out.get(route) ?? { seconds: 0, answers: 0 };
+      of[field] += n;
+      out.set(route, of);
+    }
+  };
+  add('mdq_http_request_duration_seconds_sum', 'seconds');
+  add('mdq_http_request_duration_seconds_count', 'answers');
+  return out;
+}
+
 const ratio = (hits: number, misses: number) =>
   hits + misses === 0 ? '–' : `${((100 * hits) / (hits + misses)).toFixed(1)} %`;
 
@@ -244,6 +260,7 @@ async function hitAccounting(
 ): Promise<{ perRoute: string[]; summary: string }> {
   const perRoute = new Map<string, { hit: number; miss: number; globalHit: number }>();
   const lastVersion = new Map<string, string>();
+  const timeBefore = serverTime(await scrape(`${url}/metrics`));
   await loadAsks(url, sequence, 10, {
     headers,
     duration: seconds,
@@ -261,6 +278,13 @@ async function hitAccounting(
       perRoute.set(route, counts);
     },
   });
+  const timeAfter = serverTime(await scrape(`${url}/metrics`));
+  const spent = new Map<string, { seconds: number; answers: number }>();
+  for (const [route, after] of timeAfter) {
+    const before = timeBefore.get(route) ?? { seconds: 0, answers: 0 };
+    spent.set(route, { seconds: after.seconds - before.seconds, answers: after.answers - before.answers });
+  }
+  const allSeconds = [...spent.values()].reduce((sum, s) => sum + s.seconds, 0);
   const total = { hit: 0, miss: 0, globalHit: 0 };
   const lines = [
     '| cached route | answers | hit ratio, per-table keys | hit ratio, one global version (at best) |',
@@ -277,6 +301,14 @@ async function hitAccounting(
   lines.push(
     `| **all cached routes** | ${n} | ${ratio(total.hit, total.miss)} | ${ratio(total.globalHit, n - total.globalHit)} |`,
   );
+  // Where the server's time went (request to response, every route, cached or not): what to take out first.
+  lines.push('', "| route | answers | mean ms | share of the server's time |", '|---|---|---|---|');
+  for (const [route, s] of [...spent].sort((a, b) => b[1].seconds - a[1].seconds)) {
+    if (s.answers === 0) continue;
+    lines.push(
+      `| ${route} | ${s.answers} | ${((1000 * s.seconds) / s.answers).toFixed(1)} | ${((100 * s.seconds) / allSeconds).toFixed(1)} % |`,
+    );
+  }
   const summary = `Hit ratio of the cached routes over ${n.toLocaleString('en-US')} answers at 10 connections: **${ratio(total.hit, total.miss)}** with the per-table keys, against ${ratio(total.globalHit, n - total.globalHit)} that one global version would have had at best on the same answers (\`bench:api --live\` prints each route's).`;
   return { perRoute: lines, summary };
 }

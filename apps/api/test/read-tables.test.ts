@@ -142,7 +142,10 @@ describe('cached routes declare every table they read', () => {
     const scans = await scansOf(path);
     if (process.env['DUMP_SCANS']) console.log('SCANS', JSON.stringify({ path, scans }));
     expect(undeclared(scans, config), 'read but not in readCache.tables').toEqual([]);
-    if (config.collection && path.includes('creator=') && path.includes('collection=')) {
+    const named =
+      (path.includes('creator=') && path.includes('collection=')) ||
+      (config.collection?.byId === true && path.includes('collectionId='));
+    if (config.collection && named) {
       expect(unscopedScans(scans, config), 'read by other than the collection').toEqual([]);
     }
   });

@@ -259,6 +259,91 @@ describe('per-collection keys: a sale in one collection leaves the other collect
   });
 });
 
+describe('per-collection keys of the analytics: asked by id or by pair, a sale elsewhere leaves them cached', () => {
+  const DOGS = addr(0x200);
+  const DOG = addr(0x2001);
+  // The clock pinned: the trailing windows end at this instant, so only a write retires an answer.
+  const NOW = new Date('2026-11-02T00:00:00Z');
+  const TO = '2026-11-02T00:00:00Z';
+  const analytics = (id: string, name: string) => [
+    `/collection-history?collectionId=${id}&interval=1d&to=${TO}`,
+    `/collection-history?creator=${CREATOR}&collection=${name}&interval=1h&to=${TO}`,
+    `/collection-top-traders?collectionId=${id}&window=all`,
+    `/collection-top-traders?creator=${CREATOR}&collection=${name}&window=30d`,
+  ];
+  const byLootbox = [
+    '/collection-history?lootboxId=7&interval=1d&to=' + TO,
+    '/collection-top-traders?lootboxId=7',
+  ];
+  const sale = (
+    version: number,
+    collectionId: string,
+    collection: string,
+    tokenId: string,
+    price: string,
+  ) => ({
+    version,
+    kind: 'fill_listing',
+    tokenId,
+    collectionId,
+    collection,
+    creator: CREATOR,
+    price,
+    seller: OWNER,
+    buyer: BUYER,
+  });
+  let h: ApiHarness;
+
+  beforeAll(async () => {
+    h = await createHarness({ clock: () => NOW });
+    await seedCachedRoutes(h);
+    await h.fx.collection({ id: DOGS, creator: CREATOR, name: 'Dogs' });
+    await h.fx.token({ id: DOG, collectionId: DOGS, creator: CREATOR, collection: 'Dogs', name: 'Dog #1' });
+    await h.fx.marketActivity(sale(4, DOGS, 'Dogs', DOG, '300'));
+  });
+  afterAll(() => h?.close());
+
+  it('a sale in Dogs retires every Dogs analytics answer, by id and by pair, and no Cats one', async () => {
+    const cats = analytics(COLLECTION, 'Cats');
+    const dogs = analytics(DOGS, 'Dogs');
+    await warm(h, [...cats, ...dogs, ...byLootbox]);
+    await h.fx.marketActivity(sale(8, DOGS, 'Dogs', DOG, '450'));
+    expect(await missed(h, cats)).toEqual([]);
+    expect(await missed(h, dogs)).toEqual(dogs);
+    // The new sale is in the answers that retired.
+    const traders = JSON.parse((await cacheOf(h, dogs[2] ?? '')).body) as {
+      data: { buyers: { volume: string }[] };
+    };
+    expect(traders.data.buyers[0]?.volume).toBe('750');
+    // Asked by lootbox, the answer keys on the global counters: any sale retires it.
+    expect(await missed(h, byLootbox)).toEqual(byLootbox);
+  });
+
+  it("a purchase in Cats' lootbox (its row rewritten) leaves every Dogs answer cached", async () => {
+    const cats = analytics(COLLECTION, 'Cats');
+    const dogs = analytics(DOGS, 'Dogs');
+    await warm(h, [...cats, ...dogs, ...byLootbox]);
+    await h.test.db.updateTable('lootboxes').set({ purchased: 1 }).where('lootbox_id', '=', 7).execute();
+    expect(await missed(h, dogs)).toEqual([]);
+    // The lootbox is Cats': its counter is Cats' (the answers by id or pair read no lootbox, so
+    // retiring them is only cautious); asked by lootbox, the global counter moved.
+    expect(await missed(h, [...cats, ...byLootbox])).toEqual([...cats, ...byLootbox]);
+  });
+
+  it('never stale: a collection asked by an id it does not have yet answers 404, then its data once it exists', async () => {
+    const wolves = addr(0x400);
+    const url = `/collection-top-traders?collectionId=${wolves}&window=all`;
+    expect((await h.get(url)).statusCode).toBe(404);
+    await h.fx.collection({ id: wolves, creator: CREATOR, name: 'Wolves' });
+    const first = await cacheOf(h, url);
+    expect(first.state).toBe('miss');
+    await h.fx.marketActivity(sale(9, wolves, 'Wolves', addr(0x4001), '5'));
+    const after = await cacheOf(h, url);
+    expect(after.state).toBe('miss');
+    expect(after.body).toContain('"5"');
+  });
+});
+
 describe('single-flight: concurrent identical misses run the route once', () => {
   let h: ApiHarness;
   /** Statements the routes ran (the read-state readings, the cache's own, not counted). */

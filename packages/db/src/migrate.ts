@@ -30,6 +30,7 @@ import * as handleOwnerIndex from './migrations/2026-12-03T1000_handle_owner_ind
 import * as tokensLootboxBurned from './migrations/2026-12-03T1100_tokens_lootbox_burned';
 import * as analyticsReads from './migrations/2026-12-04T1000_analytics_reads';
 import * as liveTokenCountsVersioned from './migrations/2026-12-05T1000_live_token_counts_versioned';
+import * as salesCollectionVersions from './migrations/2026-12-06T1000_sales_collection_versions';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-03T1100_tokens_lootbox_burned': tokensLootboxBurned,
   '2026-12-04T1000_analytics_reads': analyticsReads,
   '2026-12-05T1000_live_token_counts_versioned': liveTokenCountsVersioned,
+  '2026-12-06T1000_sales_collection_versions': salesCollectionVersions,
 };
 
 /** The migrations' names in the order they run. */

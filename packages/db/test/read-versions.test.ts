@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pairKey, readState } from '../src/queries/freshness';
+import { pairKey, readState, selectorKey } from '../src/queries/freshness';
 import { foldReadVersions, listenForReadVersions } from '../src/queries/read-versions';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
@@ -158,6 +158,14 @@ describe('per-collection write counters (read_collection_versions)', () => {
     );
     expect(after?.ids).toEqual(['0x1']);
     expect(after?.pairVersion).toBe('3');
+    // A collection asked for by id is that id, with its counters, next to the pairs of one reading.
+    const both = await readState(t.db, [{ id: '0x1' }, { creator: '0xc1', name: 'Dogs' }]);
+    expect(both.scopes.get(selectorKey({ id: '0x1' }))).toEqual({
+      ids: ['0x1'],
+      pairVersion: '0',
+      versions: new Map([['0x1', { collections: '1', token_rarity: '1' }]]),
+    });
+    expect(both.scopes.get(selectorKey({ creator: '0xc1', name: 'Dogs' }))?.ids).toEqual(['0x3']);
   });
 
   it('folding keeps every per-collection sum', async () => {

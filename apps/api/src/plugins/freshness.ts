@@ -1,12 +1,12 @@
 import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import {
-  type CollectionPair,
+  type CollectionSelector,
   type Db,
   type Freshness,
-  pairKey,
   type ReadState,
   type ReadVersionSignal,
   readState,
+  selectorKey,
 } from '@mdq/db';
 import { readStateReadings } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -27,8 +27,9 @@ import type { ReadCacheConfig } from './read-cache-config';
  *   the freshness headers of an uncached route (read before its own query, so a header is at most
  *   `maxAgeMs` older than the data and never newer) and for the lag metrics.
  *
- * A request for a collection page names its (creator, name) pair: the reading it joins also
- * resolves that pair and reads its collections' counters, in the same statement.
+ * A request for a collection page names its collection (a (creator, name) pair, or an id where the
+ * route takes one): the reading it joins also resolves it and reads its collections' counters, in
+ * the same statement.
  *
  * With a `signal` (LISTEN on the primary, `listenForReadVersions`) the counters are pushed rather
  * than read per request: while the signal listens and has announced no change since the last
@@ -42,8 +43,8 @@ import type { ReadCacheConfig } from './read-cache-config';
 export class ReadStateSource {
   /** The reading requests may still join (not sent yet). */
   private queued: Promise<ReadState> | null = null;
-  /** The pairs the queued reading will resolve. */
-  private queuedPairs = new Map<string, CollectionPair>();
+  /** The collections the queued reading will resolve, by selectorKey. */
+  private queuedSelectors = new Map<string, CollectionSelector>();
   /** The reading sent and not answered yet. */
   private inFlight: Promise<ReadState> | null = null;
   private last: ReadState | null = null;
@@ -63,25 +64,25 @@ export class ReadStateSource {
    * signal, the last reading when no change was announced since it was sent; `minVersion` (a chain
    * version) asks for one that has reached it, if the database has.
    */
-  fresh(pair?: CollectionPair, minVersion?: number): Promise<ReadState> {
-    const known = this.pushed(pair, minVersion);
+  fresh(selector?: CollectionSelector, minVersion?: number): Promise<ReadState> {
+    const known = this.pushed(selector, minVersion);
     if (known) return Promise.resolve(known);
     this.queued ??= new Promise<ReadState>((resolve, reject) => {
       const send = () => {
-        const pairs = [...this.queuedPairs.values()];
+        const selectors = [...this.queuedSelectors.values()];
         this.queued = null;
-        this.queuedPairs = new Map();
+        this.queuedSelectors = new Map();
         const startedAt = Date.now();
         // Taken before the statement is sent: a change announced meanwhile makes this reading old.
         const generation = this.signal?.generation ?? -1;
         readStateReadings.inc();
-        const reading = readState(this.db, pairs);
+        const reading = readState(this.db, selectors);
         this.inFlight = reading;
         reading.then(
           (state) => {
             if (this.inFlight === reading) this.inFlight = null;
-            // The pairs resolved at one generation stay known until the next: a collection page
-            // asked again needs no reading.
+            // The collections resolved at one generation stay known until the next: a collection
+            // page asked again needs no reading.
             const previous = this.last;
             this.last =
               previous && generation === this.lastGeneration && generation !== -1
@@ -100,7 +101,7 @@ export class ReadStateSource {
       if (this.inFlight) this.inFlight.then(send, send);
       else setImmediate(send);
     });
-    if (pair) this.queuedPairs.set(pairKey(pair), pair);
+    if (selector) this.queuedSelectors.set(selectorKey(selector), selector);
     return this.queued;
   }
 
@@ -119,11 +120,11 @@ export class ReadStateSource {
   }
 
   /** The last reading when the signal vouches for it (see the class comment), else null. */
-  private pushed(pair: CollectionPair | undefined, minVersion: number | undefined): ReadState | null {
+  private pushed(selector: CollectionSelector | undefined, minVersion: number | undefined): ReadState | null {
     const last = this.last;
     if (!this.signal?.listening || !last || this.lastGeneration !== this.signal.generation) return null;
     if (Date.now() - this.lastAt >= this.maxStaleMs) return null;
-    if (pair && !last.scopes.has(pairKey(pair))) return null;
+    if (selector && !last.scopes.has(selectorKey(selector))) return null;
     if (minVersion !== undefined && (last.freshness.indexedVersion ?? -1) < minVersion) return null;
     return last;
   }
@@ -159,8 +160,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The read state this request's answer reflects, taken before the handler read any data. */
     readState?: ReadState;
-    /** The collection pair (`pairKey`) that reading resolved, for a collection-scoped cached route. */
-    readPair?: string;
+    /** The collection (`selectorKey`) that reading resolved, for a collection-scoped cached route. */
+    readScope?: string;
   }
 }
 
@@ -175,10 +176,10 @@ declare module 'fastify' {
 export function registerFreshnessHeaders(app: FastifyInstance, source: ReadStateSource): void {
   app.addHook('preValidation', async (request) => {
     const cached = request.routeOptions.config.readCache;
-    const pair = cached ? collectionPairOf(request, cached) : undefined;
-    if (pair) request.readPair = pairKey(pair);
+    const selector = cached ? collectionSelectorOf(request, cached) : undefined;
+    if (selector) request.readScope = selectorKey(selector);
     const minVersion = minVersionOf(request);
-    const reading = cached ? source.fresh(pair, minVersion) : source.recent(minVersion);
+    const reading = cached ? source.fresh(selector, minVersion) : source.recent(minVersion);
     request.readState = await reading.catch(() => undefined);
   });
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -213,14 +214,22 @@ function minVersionOf(request: FastifyRequest): number | undefined {
 }
 
 /**
- * The (creator, collection) pair a collection-scoped cached route is asked about, read before
- * validation (where the reading is taken) the way the handler will see it: the creator in the
- * long form the address hook gives it. Absent or malformed: no pair (the route keys on its tables'
- * global counters, or fails validation and is not cached).
+ * The collection a collection-scoped cached route is asked about, read before validation (where
+ * the reading is taken) the way the handler will see it: addresses in the long form the address
+ * hook gives them. `collectionId`, where the route takes it (`collection.byId`), comes first, as
+ * the routes resolve it; else the (creator, collection) pair. Absent or malformed: none (the route
+ * keys on its tables' global counters, or fails validation and is not cached).
  */
-function collectionPairOf(request: FastifyRequest, config: ReadCacheConfig): CollectionPair | undefined {
+function collectionSelectorOf(
+  request: FastifyRequest,
+  config: ReadCacheConfig,
+): CollectionSelector | undefined {
   if (!config.collection) return undefined;
   const query = request.query as Record<string, unknown> | undefined;
+  const id = query?.['collectionId'];
+  if (config.collection.byId && id !== undefined) {
+    return typeof id === 'string' && isAddress(id) ? { id: normalizeAddress(id) } : undefined;
+  }
   const creator = query?.['creator'];
   const name = query?.['collection'];
   if (typeof creator !== 'string' || typeof name !== 'string' || !isAddress(creator)) return undefined;

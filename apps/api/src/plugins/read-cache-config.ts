@@ -12,12 +12,14 @@ import type { CollectionVersionedTable, Database } from '@mdq/db';
  *   because no table the answer read has changed; naming the checkpoint, which moves every block,
  *   would retire such answers each block. A body that shows other checkpoint figures (read by its
  *   own statements) still names it.
- * - `collection`: for a page asked about one collection by its (creator, collection) query pair:
- *   the tables its statements read only by `collection_id` of that pair's collections (each a table
- *   of COLLECTION_VERSIONED_TABLES, and among `tables`). Those key on the pair's collections'
- *   counters instead of the table's: a write to another collection leaves the page cached.
+ * - `collection`: for a page asked about one collection by its (creator, collection) query pair, or
+ *   by its `collectionId` where `byId` says the route takes one (and resolves it before the pair):
+ *   the tables its statements read only by `collection_id` of that collection (or the pair's
+ *   collections), each a table of COLLECTION_VERSIONED_TABLES and among `tables`. Those key on the
+ *   collection's counters instead of the table's: a write to another collection leaves the page
+ *   cached. A request that names its collection otherwise (a lootboxId) keys on the global ones.
  */
 export interface ReadCacheConfig {
   tables: readonly (keyof Database)[];
-  collection?: { tables: readonly CollectionVersionedTable[] };
+  collection?: { tables: readonly CollectionVersionedTable[]; byId?: true };
 }

@@ -63,10 +63,10 @@ function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
 
 /**
  * The key of `config`'s answers at `state`: the counter of each table it reads, in its declared
- * order (one URL is one route, so the order is fixed). For a collection page whose pair the
- * reading resolved: its collection-scoped tables by the '*' counter and each collection's, the
- * pair's own counter and the ids. A pair that names no collection keys on the global counters:
- * whatever the route then finds, every write to those tables retires it.
+ * order (one URL is one route, so the order is fixed). For a collection page whose collection
+ * (pair or id) the reading resolved: its collection-scoped tables by the '*' counter and each
+ * collection's, the pair's own counter and the ids. A pair that names no collection keys on the
+ * global counters: whatever the route then finds, every write to those tables retires it.
  */
 function cacheKeyOf(state: ReadState, config: ReadCacheConfig, pair: string | undefined): string {
   const scope = pair === undefined ? undefined : state.scopes.get(pair);
@@ -140,7 +140,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     done: (error?: Error) => void,
   ): void => {
     // The pair the freshness hook's reading resolved; a reading taken here resolved none.
-    const key = cacheKeyOf(state, config, request.readPair);
+    const key = cacheKeyOf(state, config, request.readScope);
     const entry = cache.get(request.url);
     if (entry && entry.key === key && options.now().getTime() < entry.until) {
       send(request, reply, entry);

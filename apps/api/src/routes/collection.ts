@@ -193,6 +193,11 @@ const TRAIT_FLOORS_TABLES = [
 ] as const;
 /** The window's sales. */
 const TOP_TRADERS_TABLES = [...SELECTOR_TABLES, 'marketplace_activities'] as const;
+/**
+ * History and top traders read every table by the collection's id (or the pair's lookup): asked
+ * by id or pair they key on that collection's counters, and a sale elsewhere leaves them cached.
+ */
+const BY_COLLECTION = { tables: ['collections', 'lootboxes', 'marketplace_activities'], byId: true } as const;
 
 /**
  * The end of the second holding `at`: how long a trailing window ending at `at` is kept. A sale
@@ -279,7 +284,12 @@ export async function collectionRoutes(
         querystring: HistoryQuery,
         response: { 200: Fresh(CollectionHistory, HISTORY_EXAMPLE), ...ERRORS },
       },
-      config: { readCache: { tables: HISTORY_TABLES } },
+      config: {
+        readCache: {
+          tables: HISTORY_TABLES,
+          collection: { ...BY_COLLECTION, tables: [...BY_COLLECTION.tables, 'collection_snapshots'] },
+        },
+      },
     },
     async (request) => {
       const { interval, includeFlagged } = request.query;
@@ -339,7 +349,7 @@ export async function collectionRoutes(
         querystring: TopTradersQuery,
         response: { 200: Fresh(TopTraders, TOP_TRADERS_EXAMPLE), ...ERRORS },
       },
-      config: { readCache: { tables: TOP_TRADERS_TABLES } },
+      config: { readCache: { tables: TOP_TRADERS_TABLES, collection: BY_COLLECTION } },
     },
     async (request) => {
       const { window, limit, includeFlagged } = request.query;

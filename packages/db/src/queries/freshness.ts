@@ -18,8 +18,9 @@ export interface Freshness {
 }
 
 /**
- * The tables whose writes are also counted per collection (`read_collection_versions`, migration
- * 2026-12-01T1000): a collection page may key its answer on its collection's counters of these.
+ * The tables whose writes are also counted per collection (`read_collection_versions`, migrations
+ * 2026-12-01T1000, 2026-12-05T1000, 2026-12-06T1000): a collection page may key its answer on its
+ * collection's counters of these.
  */
 export const COLLECTION_VERSIONED_TABLES = [
   'collections',
@@ -29,6 +30,9 @@ export const COLLECTION_VERSIONED_TABLES = [
   'token_offers',
   'collection_offers',
   'collection_trait_totals',
+  'marketplace_activities',
+  'collection_snapshots',
+  'lootboxes',
 ] as const;
 export type CollectionVersionedTable = (typeof COLLECTION_VERSIONED_TABLES)[number];
 
@@ -38,11 +42,19 @@ export interface CollectionPair {
   name: string;
 }
 
-/** What a reading found for one (creator, name) pair. */
+/** A collection asked for by its id, as the analytics routes may be. */
+export interface CollectionIdSelector {
+  id: string;
+}
+
+/** How a request names its collection: by pair or by id. */
+export type CollectionSelector = CollectionPair | CollectionIdSelector;
+
+/** What a reading found for one selector. */
 export interface CollectionScope {
-  /** The collections that have the pair now, sorted. */
+  /** The collections that have the pair now, sorted; for an id, that id. */
   ids: string[];
-  /** Write counter of the pair itself: moves whenever a collection takes, keeps or leaves it. */
+  /** Write counter of the pair itself: moves whenever a collection takes, keeps or leaves it ('0' for an id). */
   pairVersion: string;
   /** Per table of COLLECTION_VERSIONED_TABLES, per id: that collection's write counter ('0' when none). */
   versions: Map<string, Record<string, string>>;
@@ -59,8 +71,8 @@ export interface CollectionScope {
  * - `tables`: each table's counter (the sum of its rows); a table never written is absent (0).
  * - `all`: per collection-versioned table, the counter of the pseudo-collection '*' (TRUNCATE, bulk
  *   rewrites): part of every collection's key.
- * - `scopes`: per (creator, name) pair the reading was asked about (`pairKey`), the collections
- *   that have it and their counters.
+ * - `scopes`: per selector the reading was asked about (`selectorKey`): for a (creator, name) pair
+ *   the collections that have it and their counters, for an id that collection's counters.
  */
 export interface ReadState {
   version: string;
@@ -73,6 +85,14 @@ export interface ReadState {
 /** The key of a pair in `ReadState.scopes`, and its id in `read_collection_versions` (addresses have no '/'). */
 export function pairKey(pair: CollectionPair): string {
   return `${pair.creator}/${pair.name}`;
+}
+
+/**
+ * The key of a selector in `ReadState.scopes`: a pair's `pairKey`, an id itself (no collection id
+ * has a '/', so the two never meet).
+ */
+export function selectorKey(selector: CollectionSelector): string {
+  return 'id' in selector ? selector.id : pairKey(selector);
 }
 
 interface ReadStateRow {
@@ -92,12 +112,15 @@ interface ReadStateRow {
  * 0.09 ms prepared, pgbench on one connection; `SELECT 1` 0.04 ms). Times come back as epoch
  * milliseconds (exact: `extract` is numeric), a number parse for the client instead of a date parse.
  *
- * `pairs`: the collection pairs the requests sharing this reading ask about. Resolving them here
- * (by the same `collections (creator_address, collection_name)` equality the pages use) and
- * reading their counters costs no round trip of its own; without pairs those parts read nothing
- * but the '*' rows.
+ * `selectors`: the collections the requests sharing this reading ask about, by pair or by id.
+ * Resolving the pairs here (by the same `collections (creator_address, collection_name)` equality
+ * the pages use) and reading their counters costs no round trip of its own; without selectors
+ * those parts read nothing but the '*' rows.
  */
-export async function readState(db: Db, pairs: readonly CollectionPair[] = []): Promise<ReadState> {
+export async function readState(db: Db, selectors: readonly CollectionSelector[] = []): Promise<ReadState> {
+  const pairs = selectors.filter((s): s is CollectionPair => !('id' in s));
+  // An id needs no resolving: a collection that does not exist answers 404, which is never cached.
+  const direct = selectors.flatMap((s) => ('id' in s ? [s.id] : []));
   const [row] = await executePrepared(
     db,
     sql<ReadStateRow>`
@@ -111,7 +134,8 @@ export async function readState(db: Db, pairs: readonly CollectionPair[] = []): 
       cv AS (
         SELECT collection_id, source, sum(version) AS v FROM read_collection_versions
          WHERE collection_id = ANY (ARRAY(
-           SELECT collection_id FROM ids UNION ALL SELECT '*' UNION ALL SELECT creator || '/' || name FROM pairs))
+           SELECT collection_id FROM ids UNION ALL SELECT '*' UNION ALL SELECT creator || '/' || name FROM pairs
+           UNION ALL SELECT unnest(${direct}::text[])))
          GROUP BY collection_id, source)
       SELECT
         coalesce(cp.indexed_version, -1)::text || '.' || (SELECT coalesce(sum(v), 0) FROM tv)::text AS read_version,
@@ -149,6 +173,9 @@ export async function readState(db: Db, pairs: readonly CollectionPair[] = []): 
     for (const id of ids) versions.set(id, counters.get(id) ?? {});
     scopes.set(key, { ids, pairVersion: counters.get(key)?.['collections:name'] ?? '0', versions });
   });
+  for (const id of direct) {
+    scopes.set(id, { ids: [id], pairVersion: '0', versions: new Map([[id, counters.get(id) ?? {}]]) });
+  }
   return {
     version: row?.read_version ?? '',
     tables: row?.tables ?? {},
