@@ -86,6 +86,20 @@ function unscopedScans(scans: readonly RelationScan[], config: ReadCacheConfig):
   );
 }
 
+/**
+ * Scans of a wallet-scoped table that do not read it by a wallet column the bucket counters count
+ * (functions/bump_wallet_version.sql: an activity's buyer or seller, an offer's buyer): those rows
+ * could name only other wallets, whose writes the page's key does not see.
+ */
+function walletUnscopedScans(scans: readonly RelationScan[], config: ReadCacheConfig): RelationScan[] {
+  const scoped = new Set<string>(config.wallet?.tables ?? []);
+  const columns = (relation: string) =>
+    relation === 'marketplace_activities' ? /\b(buyer|seller)\s*=/ : /\bbuyer\s*=/;
+  return scans.filter(
+    (s) => scoped.has(s.relation) && !s.conditions.some((c) => columns(s.relation).test(c)),
+  );
+}
+
 describe('cached routes declare every table they read', () => {
   let h: ApiHarness;
   const captured: { sql: string; parameters: readonly unknown[] }[] = [];
@@ -148,6 +162,10 @@ describe('cached routes declare every table they read', () => {
     if (config.collection && named) {
       expect(unscopedScans(scans, config), 'read by other than the collection').toEqual([]);
     }
+    if (config.wallet) {
+      expect(path).toContain('address=');
+      expect(walletUnscopedScans(scans, config), 'read by other than the wallet').toEqual([]);
+    }
   });
 
   it('asks every cached route', () => {
@@ -176,6 +194,11 @@ describe('cached routes declare every table they read', () => {
       for (const table of config.collection?.tables ?? []) {
         for (const op of ['insert', 'update', 'delete', 'truncate']) {
           expect(triggers.has(`${table}_collection_version_${op}`), `${url}: ${table} ${op}`).toBe(true);
+        }
+      }
+      for (const table of config.wallet?.tables ?? []) {
+        for (const op of ['insert', 'update', 'delete', 'truncate']) {
+          expect(triggers.has(`${table}_wallet_version_${op}`), `${url}: ${table} ${op}`).toBe(true);
         }
       }
     }

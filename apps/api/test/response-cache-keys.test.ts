@@ -323,7 +323,7 @@ describe('per-collection keys of the analytics: asked by id or by pair, a sale e
     const cats = analytics(COLLECTION, 'Cats');
     const dogs = analytics(DOGS, 'Dogs');
     await warm(h, [...cats, ...dogs, ...byLootbox]);
-    await h.test.db.updateTable('lootboxes').set({ purchased: 1 }).where('lootbox_id', '=', 7).execute();
+    await h.test.db.updateTable('lootboxes').set({ purchased: '1' }).where('lootbox_id', '=', 7).execute();
     expect(await missed(h, dogs)).toEqual([]);
     // The lootbox is Cats': its counter is Cats' (the answers by id or pair read no lootbox, so
     // retiring them is only cautious); asked by lootbox, the global counter moved.
@@ -341,6 +341,101 @@ describe('per-collection keys of the analytics: asked by id or by pair, a sale e
     const after = await cacheOf(h, url);
     expect(after.state).toBe('miss');
     expect(after.body).toContain('"5"');
+  });
+});
+
+describe('per-wallet keys: a sale or a bid retires the pages of the wallets it names only', () => {
+  const OTHER = addr(0xc3);
+  const pages = (wallet: string) => [
+    `/market/user-activity?address=${wallet}`,
+    `/market/user-history?address=${wallet}`,
+    `/market/user-bids?address=${wallet}`,
+  ];
+  let h: ApiHarness;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    await seedCachedRoutes(h);
+    // OTHER's counters must be its own: its bucket is neither OWNER's nor BUYER's.
+    const { rows } = await sql<{ bucket: number }>`
+      SELECT hashtext(a) & 65535 AS bucket FROM unnest(${[OWNER, BUYER, OTHER]}::text[]) AS a`.execute(
+      h.test.db,
+    );
+    expect(new Set(rows.map((r) => r.bucket)).size).toBe(3);
+    await h.fx.marketActivity({
+      version: 4,
+      kind: 'fill_listing',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      collection: 'Cats',
+      creator: CREATOR,
+      price: '20',
+      seller: OTHER,
+      buyer: OTHER,
+    });
+    await h.fx.tokenOffer({
+      id: 'o9',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      buyer: OTHER,
+      price: '5',
+      version: 4,
+    });
+  });
+  afterAll(() => h?.close());
+
+  it("a sale between OWNER and BUYER retires their activity and purchases, not OTHER's pages nor any bids", async () => {
+    const all = [...pages(OWNER), ...pages(BUYER), ...pages(OTHER)];
+    await warm(h, all);
+    await h.fx.marketActivity({
+      version: 8,
+      kind: 'fill_listing',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      collection: 'Cats',
+      creator: CREATOR,
+      price: '777',
+      seller: OWNER,
+      buyer: BUYER,
+    });
+    const retired = [pages(OWNER)[0], pages(OWNER)[1], pages(BUYER)[0], pages(BUYER)[1]];
+    expect(await missed(h, all)).toEqual(retired);
+    expect((await cacheOf(h, pages(BUYER)[1] ?? '')).body).toContain('"777"');
+    expect((await cacheOf(h, pages(OWNER)[0] ?? '')).body).toContain('"777"');
+  });
+
+  it("a bid by OTHER retires OTHER's bids only", async () => {
+    const all = [...pages(OWNER), ...pages(BUYER), ...pages(OTHER)];
+    await warm(h, all);
+    await h.fx.collectionOffer({ id: 'c9', collectionId: COLLECTION, buyer: OTHER, price: '66', version: 9 });
+    expect(await missed(h, all)).toEqual([pages(OTHER)[2]]);
+    expect((await cacheOf(h, pages(OTHER)[2] ?? '')).body).toContain('"66"');
+  });
+
+  it('a short-form address is the same wallet: its answer retires with the long form', async () => {
+    const short = `/market/user-activity?address=0xa1`;
+    await warm(h, [short]);
+    await h.fx.marketActivity({
+      version: 10,
+      kind: 'fill_listing',
+      tokenId: TOKEN,
+      collectionId: COLLECTION,
+      collection: 'Cats',
+      creator: CREATOR,
+      price: '31',
+      seller: OWNER,
+      buyer: OTHER,
+    });
+    const after = await cacheOf(h, short);
+    expect(after.state).toBe('miss');
+    expect(after.body).toContain('"31"');
+  });
+
+  it('TRUNCATE retires every wallet page of the table', async () => {
+    const all = [...pages(OWNER), ...pages(BUYER), ...pages(OTHER)];
+    await warm(h, all);
+    await sql`TRUNCATE token_offers`.execute(h.test.db);
+    expect(await missed(h, all)).toEqual([pages(OWNER)[2], pages(BUYER)[2], pages(OTHER)[2]]);
   });
 });
 

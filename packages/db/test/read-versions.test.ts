@@ -168,6 +168,27 @@ describe('per-collection write counters (read_collection_versions)', () => {
     expect(both.scopes.get(selectorKey({ creator: '0xc1', name: 'Dogs' }))?.ids).toEqual(['0x3']);
   });
 
+  it("counts a wallet's bucket for the bids it places, the old bidder's and the new one's, and a reading reads it", async () => {
+    const bucket = async (wallet: string) =>
+      (await readState(t.db, [{ wallet }])).scopes.get(selectorKey({ wallet }));
+    const offer = sql`INSERT INTO collection_offers (marketplace, offer_id, contract_address, buyer, price, token_amount,
+                        remaining_amount, status, last_transaction_version)
+                      VALUES ('m', 'b1', '0x6d', '0xw1', 5, 1, 1, 'active', 1)`;
+    await offer.execute(t.db);
+    const first = await bucket('0xw1');
+    expect(first?.ids).toHaveLength(1);
+    expect(first?.ids[0]).toMatch(/^wallet:\d+$/);
+    expect(first?.versions.get(first.ids[0] ?? '')?.['collection_offers']).toBe('1');
+    // The bid changes hands (a rewrite): both wallets' buckets move.
+    const before = (await bucket('0xw2'))?.versions;
+    await sql`UPDATE collection_offers SET buyer = '0xw2' WHERE offer_id = 'b1'`.execute(t.db);
+    const moved = await bucket('0xw1');
+    expect(moved?.versions.get(moved.ids[0] ?? '')?.['collection_offers']).toBe('2');
+    const second = await bucket('0xw2');
+    const was = Number(before?.get(second?.ids[0] ?? '')?.['collection_offers'] ?? 0);
+    expect(Number(second?.versions.get(second.ids[0] ?? '')?.['collection_offers'])).toBe(was + 1);
+  });
+
   it('folding keeps every per-collection sum', async () => {
     const writer = new pg.Client({ connectionString: t.url });
     await writer.connect();

@@ -1,11 +1,11 @@
 import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import {
-  type CollectionSelector,
   type Db,
   type Freshness,
   type ReadState,
   type ReadVersionSignal,
   readState,
+  type ScopeSelector,
   selectorKey,
 } from '@mdq/db';
 import { readStateReadings } from '@mdq/telemetry';
@@ -44,7 +44,7 @@ export class ReadStateSource {
   /** The reading requests may still join (not sent yet). */
   private queued: Promise<ReadState> | null = null;
   /** The collections the queued reading will resolve, by selectorKey. */
-  private queuedSelectors = new Map<string, CollectionSelector>();
+  private queuedSelectors = new Map<string, ScopeSelector>();
   /** The reading sent and not answered yet. */
   private inFlight: Promise<ReadState> | null = null;
   private last: ReadState | null = null;
@@ -64,7 +64,7 @@ export class ReadStateSource {
    * signal, the last reading when no change was announced since it was sent; `minVersion` (a chain
    * version) asks for one that has reached it, if the database has.
    */
-  fresh(selector?: CollectionSelector, minVersion?: number): Promise<ReadState> {
+  fresh(selector?: ScopeSelector, minVersion?: number): Promise<ReadState> {
     const known = this.pushed(selector, minVersion);
     if (known) return Promise.resolve(known);
     this.queued ??= new Promise<ReadState>((resolve, reject) => {
@@ -120,7 +120,7 @@ export class ReadStateSource {
   }
 
   /** The last reading when the signal vouches for it (see the class comment), else null. */
-  private pushed(selector: CollectionSelector | undefined, minVersion: number | undefined): ReadState | null {
+  private pushed(selector: ScopeSelector | undefined, minVersion: number | undefined): ReadState | null {
     const last = this.last;
     if (!this.signal?.listening || !last || this.lastGeneration !== this.signal.generation) return null;
     if (Date.now() - this.lastAt >= this.maxStaleMs) return null;
@@ -160,7 +160,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The read state this request's answer reflects, taken before the handler read any data. */
     readState?: ReadState;
-    /** The collection (`selectorKey`) that reading resolved, for a collection-scoped cached route. */
+    /** The collection or wallet (`selectorKey`) that reading resolved, for a scoped cached route. */
     readScope?: string;
   }
 }
@@ -176,7 +176,7 @@ declare module 'fastify' {
 export function registerFreshnessHeaders(app: FastifyInstance, source: ReadStateSource): void {
   app.addHook('preValidation', async (request) => {
     const cached = request.routeOptions.config.readCache;
-    const selector = cached ? collectionSelectorOf(request, cached) : undefined;
+    const selector = cached ? scopeSelectorOf(request, cached) : undefined;
     if (selector) request.readScope = selectorKey(selector);
     const minVersion = minVersionOf(request);
     const reading = cached ? source.fresh(selector, minVersion) : source.recent(minVersion);
@@ -214,18 +214,21 @@ function minVersionOf(request: FastifyRequest): number | undefined {
 }
 
 /**
- * The collection a collection-scoped cached route is asked about, read before validation (where
- * the reading is taken) the way the handler will see it: addresses in the long form the address
- * hook gives them. `collectionId`, where the route takes it (`collection.byId`), comes first, as
+ * The wallet (its `address`) a wallet-scoped cached route is asked about, or the collection a
+ * collection-scoped one is, read before validation (where the reading is taken) the way the
+ * handler will see it: addresses in the long form the address hook gives them. `collectionId`, where the route takes it (`collection.byId`), comes first, as
  * the routes resolve it; else the (creator, collection) pair. Absent or malformed: none (the route
  * keys on its tables' global counters, or fails validation and is not cached).
  */
-function collectionSelectorOf(
-  request: FastifyRequest,
-  config: ReadCacheConfig,
-): CollectionSelector | undefined {
-  if (!config.collection) return undefined;
+function scopeSelectorOf(request: FastifyRequest, config: ReadCacheConfig): ScopeSelector | undefined {
   const query = request.query as Record<string, unknown> | undefined;
+  if (config.wallet) {
+    const address = query?.['address'];
+    return typeof address === 'string' && isAddress(address)
+      ? { wallet: normalizeAddress(address) }
+      : undefined;
+  }
+  if (!config.collection) return undefined;
   const id = query?.['collectionId'];
   if (config.collection.byId && id !== undefined) {
     return typeof id === 'string' && isAddress(id) ? { id: normalizeAddress(id) } : undefined;

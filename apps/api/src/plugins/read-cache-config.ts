@@ -1,4 +1,4 @@
-import type { CollectionVersionedTable, Database } from '@mdq/db';
+import type { CollectionVersionedTable, Database, WalletVersionedTable } from '@mdq/db';
 
 /**
  * What a cached route reads, which its answers are keyed by (see registerResponseCache).
@@ -18,8 +18,13 @@ import type { CollectionVersionedTable, Database } from '@mdq/db';
  *   collections), each a table of COLLECTION_VERSIONED_TABLES and among `tables`. Those key on the
  *   collection's counters instead of the table's: a write to another collection leaves the page
  *   cached. A request that names its collection otherwise (a lootboxId) keys on the global ones.
+ * - `wallet`: for a page asked about one wallet (its `address` query parameter): the tables its
+ *   statements read only by that wallet's column (WALLET_VERSIONED_TABLES, and among `tables`).
+ *   Those key on the wallet's bucket counters: a write that names other wallets leaves it cached.
+ *   A route has one scope: `collection` or `wallet`.
  */
 export interface ReadCacheConfig {
   tables: readonly (keyof Database)[];
   collection?: { tables: readonly CollectionVersionedTable[]; byId?: true };
+  wallet?: { tables: readonly WalletVersionedTable[] };
 }

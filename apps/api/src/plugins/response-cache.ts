@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { COLLECTION_VERSIONED_TABLES, type CollectionVersionedTable, type ReadState } from '@mdq/db';
+import { COLLECTION_VERSIONED_TABLES, type ReadState, WALLET_VERSIONED_TABLES } from '@mdq/db';
 import { responseCacheAnswers } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -47,33 +47,42 @@ export interface ResponseCacheOptions {
 /** Header on every answer of a cached route: `hit` (stored or shared body) or `miss` (the route ran). */
 const CACHE_HEADER = 'x-mdq-cache';
 
-const SCOPED = new Set<string>(COLLECTION_VERSIONED_TABLES);
+const SCOPED = {
+  collection: new Set<string>(COLLECTION_VERSIONED_TABLES),
+  wallet: new Set<string>(WALLET_VERSIONED_TABLES),
+};
 
 /** A route's declaration, checked when it is registered: a wrong one would serve stale answers. */
 function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
   if (config.tables.length === 0) throw new Error(`${url}: readCache names no table`);
-  for (const table of config.collection?.tables ?? []) {
-    if (!SCOPED.has(table) || !config.tables.includes(table)) {
-      throw new Error(
-        `${url}: readCache.collection names ${table}, not a collection-versioned table it reads`,
-      );
+  if (config.collection && config.wallet) throw new Error(`${url}: readCache names two scopes`);
+  for (const scope of ['collection', 'wallet'] as const) {
+    for (const table of config[scope]?.tables ?? []) {
+      if (!SCOPED[scope].has(table) || !(config.tables as readonly string[]).includes(table)) {
+        throw new Error(`${url}: readCache.${scope} names ${table}, not a ${scope}-versioned table it reads`);
+      }
     }
   }
 }
+
+/** The tables `config` keys on its scope's counters (its collection's or its wallet's). */
+const scopedTables = (config: ReadCacheConfig): readonly string[] | undefined =>
+  config.collection?.tables ?? config.wallet?.tables;
 
 /**
  * The key of `config`'s answers at `state`: the counter of each table it reads, in its declared
  * order (one URL is one route, so the order is fixed). For a collection page whose collection
  * (pair or id) the reading resolved: its collection-scoped tables by the '*' counter and each
  * collection's, the pair's own counter and the ids. A pair that names no collection keys on the
- * global counters: whatever the route then finds, every write to those tables retires it.
+ * global counters: whatever the route then finds, every write to those tables retires it. A
+ * wallet page's wallet-scoped tables key the same way, on the '*' counter and its bucket's.
  */
-function cacheKeyOf(state: ReadState, config: ReadCacheConfig, pair: string | undefined): string {
-  const scope = pair === undefined ? undefined : state.scopes.get(pair);
-  const scoped = scope && scope.ids.length > 0 ? config.collection?.tables : undefined;
+function cacheKeyOf(state: ReadState, config: ReadCacheConfig, selector: string | undefined): string {
+  const scope = selector === undefined ? undefined : state.scopes.get(selector);
+  const scoped = scope && scope.ids.length > 0 ? scopedTables(config) : undefined;
   let key = '';
   for (const table of config.tables) {
-    if (scope && scoped?.includes(table as CollectionVersionedTable)) {
+    if (scope && scoped?.includes(table)) {
       key += `${state.all[table] ?? '0'}`;
       for (const id of scope.ids) key += `/${scope.versions.get(id)?.[table] ?? '0'}`;
       key += '.';

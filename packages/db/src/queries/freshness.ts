@@ -36,6 +36,18 @@ export const COLLECTION_VERSIONED_TABLES = [
 ] as const;
 export type CollectionVersionedTable = (typeof COLLECTION_VERSIONED_TABLES)[number];
 
+/**
+ * The tables whose writes are also counted per wallet bucket (migration 2026-12-07T1000,
+ * functions/bump_wallet_version.sql): a wallet's page may key its answer on its wallet's counters
+ * of these, read by the wallet columns the function names (buyer, seller; an offer's buyer).
+ */
+export const WALLET_VERSIONED_TABLES = [
+  'marketplace_activities',
+  'token_offers',
+  'collection_offers',
+] as const;
+export type WalletVersionedTable = (typeof WALLET_VERSIONED_TABLES)[number];
+
 /** A collection asked for by its (creator, name) pair, as the collection pages are. */
 export interface CollectionPair {
   creator: string;
@@ -47,12 +59,17 @@ export interface CollectionIdSelector {
   id: string;
 }
 
-/** How a request names its collection: by pair or by id. */
-export type CollectionSelector = CollectionPair | CollectionIdSelector;
+/** A wallet a page is about (its long-form address). */
+export interface WalletSelector {
+  wallet: string;
+}
+
+/** How a request names what its answer is about: a collection by pair or by id, or a wallet. */
+export type ScopeSelector = CollectionPair | CollectionIdSelector | WalletSelector;
 
 /** What a reading found for one selector. */
-export interface CollectionScope {
-  /** The collections that have the pair now, sorted; for an id, that id. */
+export interface ReadScope {
+  /** The collections that have the pair now, sorted; for an id, that id; for a wallet, its bucket's counter id. */
   ids: string[];
   /** Write counter of the pair itself: moves whenever a collection takes, keeps or leaves it ('0' for an id). */
   pairVersion: string;
@@ -72,13 +89,14 @@ export interface CollectionScope {
  * - `all`: per collection-versioned table, the counter of the pseudo-collection '*' (TRUNCATE, bulk
  *   rewrites): part of every collection's key.
  * - `scopes`: per selector the reading was asked about (`selectorKey`): for a (creator, name) pair
- *   the collections that have it and their counters, for an id that collection's counters.
+ *   the collections that have it and their counters, for an id that collection's counters, for a
+ *   wallet its bucket's counters.
  */
 export interface ReadState {
   version: string;
   tables: Readonly<Record<string, string>>;
   all: Readonly<Record<string, string>>;
-  scopes: ReadonlyMap<string, CollectionScope>;
+  scopes: ReadonlyMap<string, ReadScope>;
   freshness: Freshness;
 }
 
@@ -91,7 +109,8 @@ export function pairKey(pair: CollectionPair): string {
  * The key of a selector in `ReadState.scopes`: a pair's `pairKey`, an id itself (no collection id
  * has a '/', so the two never meet).
  */
-export function selectorKey(selector: CollectionSelector): string {
+export function selectorKey(selector: ScopeSelector): string {
+  if ('wallet' in selector) return `wallet=${selector.wallet}`;
   return 'id' in selector ? selector.id : pairKey(selector);
 }
 
@@ -99,6 +118,8 @@ interface ReadStateRow {
   read_version: string;
   tables: Record<string, string> | null;
   resolved: [number, string][] | null;
+  /** The bucket id of each wallet, in the order given. */
+  buckets: string[] | null;
   scoped: [string, string, string][] | null;
   indexed_version: number | null;
   indexed_at_ms: number | null;
@@ -112,15 +133,17 @@ interface ReadStateRow {
  * 0.09 ms prepared, pgbench on one connection; `SELECT 1` 0.04 ms). Times come back as epoch
  * milliseconds (exact: `extract` is numeric), a number parse for the client instead of a date parse.
  *
- * `selectors`: the collections the requests sharing this reading ask about, by pair or by id.
+ * `selectors`: the collections (by pair or id) and the wallets the requests sharing this reading ask about.
  * Resolving the pairs here (by the same `collections (creator_address, collection_name)` equality
  * the pages use) and reading their counters costs no round trip of its own; without selectors
  * those parts read nothing but the '*' rows.
  */
-export async function readState(db: Db, selectors: readonly CollectionSelector[] = []): Promise<ReadState> {
-  const pairs = selectors.filter((s): s is CollectionPair => !('id' in s));
+export async function readState(db: Db, selectors: readonly ScopeSelector[] = []): Promise<ReadState> {
+  const pairs = selectors.filter((s): s is CollectionPair => 'creator' in s);
   // An id needs no resolving: a collection that does not exist answers 404, which is never cached.
   const direct = selectors.flatMap((s) => ('id' in s ? [s.id] : []));
+  // A wallet's counters are its bucket's (functions/bump_wallet_version.sql computes the same id).
+  const wallets = selectors.flatMap((s) => ('wallet' in s ? [s.wallet] : []));
   const [row] = await executePrepared(
     db,
     sql<ReadStateRow>`
@@ -131,16 +154,20 @@ export async function readState(db: Db, selectors: readonly CollectionSelector[]
       ids AS (
         SELECT p.i, c.collection_id FROM pairs p
           JOIN collections c ON c.creator_address = p.creator AND c.collection_name = p.name),
+      buckets AS (
+        SELECT w.i, 'wallet:' || (hashtext(w.address) & 65535) AS id
+          FROM unnest(${wallets}::text[]) WITH ORDINALITY AS w(address, i)),
       cv AS (
         SELECT collection_id, source, sum(version) AS v FROM read_collection_versions
          WHERE collection_id = ANY (ARRAY(
            SELECT collection_id FROM ids UNION ALL SELECT '*' UNION ALL SELECT creator || '/' || name FROM pairs
-           UNION ALL SELECT unnest(${direct}::text[])))
+           UNION ALL SELECT unnest(${direct}::text[]) UNION ALL SELECT id FROM buckets))
          GROUP BY collection_id, source)
       SELECT
         coalesce(cp.indexed_version, -1)::text || '.' || (SELECT coalesce(sum(v), 0) FROM tv)::text AS read_version,
         (SELECT json_object_agg(source, v::text) FROM tv) AS tables,
         (SELECT json_agg(json_build_array(i, collection_id)) FROM ids) AS resolved,
+        (SELECT json_agg(id ORDER BY i) FROM buckets) AS buckets,
         (SELECT json_agg(json_build_array(collection_id, source, v::text)) FROM cv) AS scoped,
         cp.indexed_version,
         (SELECT floor(extract(epoch FROM last_timestamp) * 1000)::float8
@@ -165,7 +192,7 @@ export async function readState(db: Db, selectors: readonly CollectionSelector[]
     ids.push(id);
     resolved.set(Number(i), ids);
   }
-  const scopes = new Map<string, CollectionScope>();
+  const scopes = new Map<string, ReadScope>();
   pairs.forEach((pair, index) => {
     const key = pairKey(pair);
     const ids = (resolved.get(index + 1) ?? []).sort();
@@ -173,9 +200,16 @@ export async function readState(db: Db, selectors: readonly CollectionSelector[]
     for (const id of ids) versions.set(id, counters.get(id) ?? {});
     scopes.set(key, { ids, pairVersion: counters.get(key)?.['collections:name'] ?? '0', versions });
   });
-  for (const id of direct) {
-    scopes.set(id, { ids: [id], pairVersion: '0', versions: new Map([[id, counters.get(id) ?? {}]]) });
-  }
+  const scopeOf = (id: string): ReadScope => ({
+    ids: [id],
+    pairVersion: '0',
+    versions: new Map([[id, counters.get(id) ?? {}]]),
+  });
+  for (const id of direct) scopes.set(id, scopeOf(id));
+  wallets.forEach((wallet, index) => {
+    const bucket = row?.buckets?.[index];
+    if (bucket !== undefined) scopes.set(selectorKey({ wallet }), scopeOf(bucket));
+  });
   return {
     version: row?.read_version ?? '',
     tables: row?.tables ?? {},

@@ -26,7 +26,9 @@ export async function marketUserRoutes(
         querystring: UserPageQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
-      config: { readCache: { tables: ['marketplace_activities'] } },
+      config: {
+        readCache: { tables: ['marketplace_activities'], wallet: { tables: ['marketplace_activities'] } },
+      },
     },
     async (request) => userMarketActivity(db, request.query.address, pageOf(request)),
   );
@@ -54,7 +56,12 @@ export async function marketUserRoutes(
         querystring: UserPageQuery,
         response: { 200: ListOf(Bid), ...ERRORS },
       },
-      config: { readCache: { tables: ['collection_offers', 'token_offers'] } },
+      config: {
+        readCache: {
+          tables: ['collection_offers', 'token_offers'],
+          wallet: { tables: ['collection_offers', 'token_offers'] },
+        },
+      },
     },
     async (request) => {
       const { page, until } = await bidsOfBuyer(db, request.query.address, pageOf(request), now());
@@ -72,7 +79,9 @@ export async function marketUserRoutes(
         querystring: UserPageQuery,
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
-      config: { readCache: { tables: ['marketplace_activities'] } },
+      config: {
+        readCache: { tables: ['marketplace_activities'], wallet: { tables: ['marketplace_activities'] } },
+      },
     },
     async (request) => userPurchases(db, request.query.address, pageOf(request)),
   );
