@@ -104,6 +104,7 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
       // A mix whose URLs fail is a broken benchmark: every distinct request once, failures named.
       const distinct = [...new Map(sequence.map((a) => [askKey(a), a])).values()];
       const failures = new Map<string, number>();
+      const shedBefore = shedCounts(await scrape(`${api.url}/metrics`));
       await loadAsks(api.url, distinct, 10, {
         headers,
         amount: distinct.length,
@@ -114,6 +115,10 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
         },
       });
       for (const [what, n] of failures) console.log(`warm-up: ${n} × ${what}`);
+      for (const [signal, n] of shedCounts(await scrape(`${api.url}/metrics`))) {
+        const during = n - (shedBefore.get(signal) ?? 0);
+        if (during > 0) console.log(`warm-up: ${during} shed by ${signal}`);
+      }
 
       const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
       rows.push(
