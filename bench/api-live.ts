@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApiKey, createDb, MAIN_CHECKPOINT, readCheckpoint } from '@mdq/db';
+import { createApiKey, createDb, MAIN_CHECKPOINT, readCheckpoint, sql } from '@mdq/db';
 import { metricValues, scrape, spawnGrowingDevnet, spawnMdq, until, untilRunning } from '@mdq/faults';
 import { cloneBenchDatabase } from './api-dataset';
 import { type Ask, asksOf, loadAsks, type Result, startServer } from './api-load';
@@ -54,6 +54,12 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
   const { key } = await createApiKey(db, { name: 'bench', rateLimitPerMinute: 1_000_000_000 });
   const headers = { 'x-api-key': key };
   const indexedVersion = async () => (await readCheckpoint(db, MAIN_CHECKPOINT)) ?? -1;
+  /** Each table's write counter (statements that wrote it), summed over the writers. */
+  const tableWrites = async () => {
+    const { rows } = await sql<{ source: string; n: string }>`
+      SELECT source, sum(version)::text AS n FROM read_versions GROUP BY source`.execute(db);
+    return new Map(rows.map((r) => [r.source, Number(r.n)]));
+  };
 
   // The chain the database holds, served again and growing (the same generator, seed and size).
   const grown = spawnGrowingDevnet({
@@ -130,6 +136,7 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
           duration: Math.max(3, Math.round(options.seconds / 2)),
         });
         const beforeMetrics = await scrape(`${api.url}/metrics`);
+        const writesBefore = await tableWrites();
         const before = {
           version: await indexedVersion(),
           cache: cacheCounts(beforeMetrics),
@@ -145,6 +152,16 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
           cache: cacheCounts(afterMetrics),
           shed: shedCounts(afterMetrics),
         };
+        // Which tables the moving chain wrote meanwhile (statements per second): what retires the
+        // answers keyed on their global counters.
+        const writesAfter = await tableWrites();
+        const written = [...writesAfter]
+          .map(([table, n]) => [table, (n - (writesBefore.get(table) ?? 0)) / options.seconds] as const)
+          .filter(([, perSecond]) => perSecond > 0)
+          .sort((a, b) => b[1] - a[1]);
+        console.log(
+          `${connections} connections, writes per second: ${written.map(([t, n]) => `${t} ${n.toFixed(1)}`).join(', ')}`,
+        );
         const hits = after.cache.hit - before.cache.hit;
         const misses = after.cache.miss - before.cache.miss;
         // Refusals by the signal that made them (load-shedding.ts), so a non-2xx count says why.
