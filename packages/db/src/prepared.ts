@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RawBuilder } from 'kysely';
+import type { CompiledQuery, RawBuilder } from 'kysely';
 import { type Db, poolIfAny } from './database';
 
 /**
@@ -18,11 +18,24 @@ import { type Db, poolIfAny } from './database';
  * on `now`) can keep it planning every run; hide such a value from both (`(SELECT $1)`, bids.ts
  * `unestimated`). test/generic-plans.test.ts checks the statements that rely on it.
  */
-export async function executePrepared<R>(db: Db, query: RawBuilder<R>): Promise<R[]> {
+export async function executePrepared<R>(db: Db, query: RawBuilder<R> | PreparableQuery<R>): Promise<R[]> {
   const pool = poolIfAny(db);
-  if (!pool) return (await query.execute(db)).rows;
-  const { sql: text, parameters } = query.compile(db);
+  if (!pool) {
+    // A query builder answers its rows, a raw statement a result holding them.
+    if (isRaw(query)) return (await query.execute(db)).rows;
+    return query.execute();
+  }
+  const { sql: text, parameters } = isRaw(query) ? query.compile(db) : query.compile();
   return (await pool.query({ name: nameOf(text), text, values: parameters as unknown[] })).rows as R[];
+}
+
+const isRaw = <R>(query: RawBuilder<R> | PreparableQuery<R>): query is RawBuilder<R> =>
+  'isRawBuilder' in query && query.isRawBuilder === true;
+
+/** A Kysely query builder (a select): compiled and run the same way as a raw statement. */
+export interface PreparableQuery<R> {
+  compile(): CompiledQuery<unknown>;
+  execute(): Promise<R[]>;
 }
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/database';
 import { tokenTimeline } from '../src/queries/api/activity';
 import { listingCardParts } from '../src/queries/api/listing-card';
+import { userMarketActivity, userPurchases } from '../src/queries/api/market-activity';
 import { createTestDatabase, insertCollection, type TestDatabase } from '../src/testing';
 
 /*
@@ -12,7 +13,8 @@ import { createTestDatabase, insertCollection, type TestDatabase } from '../src/
  * near the custom plans': the listing card's `expiration_time > $now`, estimated from the histogram
  * (custom: most offers expired) against a default third (generic), kept it planning on every
  * request. Here a collection's 30,000 offers are mostly expired and analyzed, as on a live chain
- * (with 2,000 the two estimates were close enough for Postgres to keep the generic plan anyway).
+ * (with 2,000 the two estimates were close enough for Postgres to keep the generic plan anyway). A
+ * wallet's activity and purchases, read by its indexes, are planned once too.
  */
 const C = '0xc1';
 const T = '0xt1';
@@ -46,6 +48,25 @@ describe('statements planned once per connection', () => {
          WHERE statement LIKE '%to_json(tk) AS token%'`.execute(one);
       expect(rows).toHaveLength(1);
       expect(rows[0]?.generic).toBeGreaterThan(0);
+    } finally {
+      await one.destroy();
+    }
+  });
+
+  it("a wallet's activity and purchases are planned once per connection too", async () => {
+    const one = createDb(t.url, { max: 1 });
+    try {
+      for (let i = 0; i < 12; i++) {
+        const request = { page: 1, limit: 5, version: String(i) };
+        expect((await userMarketActivity(one, '0xb', request)).pagination.total).toBe(0);
+        expect((await userPurchases(one, '0xb', request)).pagination.total).toBe(0);
+      }
+      const { rows } = await sql<{ statement: string; generic: number }>`
+        SELECT statement, generic_plans::int AS generic FROM pg_prepared_statements`.execute(one);
+      const generic = (...texts: string[]) =>
+        rows.find((r) => texts.every((text) => r.statement.includes(text)))?.generic ?? 0;
+      expect(generic('WHERE m.seller = $', 'm.seller IS DISTINCT FROM')).toBeGreaterThan(0);
+      expect(generic('WHERE m.buyer = $', 'fill_listing')).toBeGreaterThan(0);
     } finally {
       await one.destroy();
     }

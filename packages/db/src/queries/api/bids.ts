@@ -114,6 +114,9 @@ function bidPage(
       rows: (p) => sql<BidRow>`SELECT * FROM ${relation} WHERE ${p.after()} ORDER BY ${p.order} ${p.window}`,
       count: countBids(relation),
       now,
+      // One buyer's or collection's offers from their indexes, `now` hidden from the estimates
+      // (unestimated): the same plan for every value.
+      prepared: true,
       map: toBid,
     },
     request,
@@ -143,11 +146,12 @@ export function bidsOfCollections(
       rows: (p) => sql<BidRow>`
         SELECT b.* FROM ${perCollection(collections, (id) => {
           const one = sql`collection_id = ${id}`;
-          return sql`SELECT * FROM ${bidsUnion(one, one, now)} WHERE ${p.after()} ORDER BY ${p.order} LIMIT ${p.reach}`;
+          return sql`SELECT * FROM ${bidsUnion(one, one, unestimated(now))} WHERE ${p.after()} ORDER BY ${p.order} LIMIT ${p.reach}`;
         })} b
          ORDER BY ${p.order} ${p.window}`,
-      count: countBids(bidsUnion(where, where, now)),
+      count: countBids(bidsUnion(where, where, unestimated(now))),
       now,
+      prepared: true,
       map: toBid,
     },
     request,
@@ -175,7 +179,7 @@ export function bidsOfBuyer(
   now: Date = new Date(),
 ): Promise<BidPage> {
   const where = sql`buyer = ${buyer}`;
-  return bidPage(db, bidsUnion(where, where, now), NEWEST, request, now);
+  return bidPage(db, bidsUnion(where, where, unestimated(now)), NEWEST, request, now);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CollectionFacts as CollectionFactsAnswer } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { executePrepared } from '../../prepared';
 import { isNativeCoin, isSale } from '../market-rules';
 import { iso } from './pagination';
 
@@ -69,7 +70,11 @@ interface FactsRow {
 }
 
 export async function collectionFacts(db: Db, collectionId: string): Promise<CollectionFacts | null> {
-  const { rows } = await sql<FactsRow>`
+  // Lookups and counts by the collection's id, from its indexes: one plan for every collection,
+  // planned once per connection (planning took half as long as running).
+  const rows = await executePrepared(
+    db,
+    sql<FactsRow>`
     SELECT c.collection_id, c.token_standard, c.creator_address, c.collection_name, c.description, c.uri,
            c.max_supply, c.owner_count, c.lootbox_id, c.created_at,
            c.created_version,
@@ -92,7 +97,8 @@ export async function collectionFacts(db: Db, collectionId: string): Promise<Col
            AND ${isSale('m.kind')}
            AND ${isNativeCoin('m.coin_type')}
       ) f
-     WHERE c.collection_id = ${collectionId}`.execute(db);
+     WHERE c.collection_id = ${collectionId}`,
+  );
   const r = rows[0];
   if (!r) return null;
   return {

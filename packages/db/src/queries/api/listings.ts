@@ -160,11 +160,13 @@ function listingPage(
   where: RawBuilder<boolean>,
   keys: ListingKey[],
   request: PageRequest,
+  prepared = false,
 ): Promise<Page<ListingCard>> {
   return fetchPage(
     db,
     {
       keys,
+      prepared,
       rows: (p) => sql<ListingCardRow>`
         SELECT ${LISTING_COLUMNS}
           FROM (SELECT l.* FROM listings l WHERE ${where} AND ${p.after()} ORDER BY ${p.order} ${p.window}) l
@@ -286,6 +288,8 @@ export function listingsOfCollections(
     db,
     {
       keys: CHEAPEST,
+      // Each collection's cheapest listings from its active-listing index: one plan for every collection.
+      prepared: true,
       rows: (p) => sql<ListingCardRow>`
         SELECT ${LISTING_COLUMNS}
           FROM ${perCollection(
@@ -309,7 +313,8 @@ export function listingsOfCollections(
 
 /** A seller's active listings, newest first (the seller index). */
 export function listingsOfSeller(db: Db, seller: string, request: PageRequest): Promise<Page<ListingCard>> {
-  return listingPage(db, sql<boolean>`(l.status = 'active' AND l.seller = ${seller})`, NEWEST, request);
+  // One seller's rows from the seller index: the same plan for every seller.
+  return listingPage(db, sql<boolean>`(l.status = 'active' AND l.seller = ${seller})`, NEWEST, request, true);
 }
 
 /** The token's listings: the cheapest active one first, then its most recent closed ones (a subquery). */

@@ -1,6 +1,7 @@
 import type { Lootbox, LootboxDetail, Revenue, LootboxTier as Tier, TokenRarity } from '@mdq/contracts';
 import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../../database';
+import { executePrepared } from '../../prepared';
 import type { LootboxesTable } from '../../schema';
 import {
   type CollectionSet,
@@ -96,7 +97,7 @@ export function lootboxIdOf(db: Db, key: LootboxKey): RawBuilder<number | null> 
 }
 
 export async function findLootboxById(db: Db, lootboxId: number, now = new Date()): Promise<Lootbox | null> {
-  const row = await lootboxOf(db, { lootboxId }).executeTakeFirst();
+  const [row] = await executePrepared(db, lootboxOf(db, { lootboxId }));
   return row ? toLootbox(row, now) : null;
 }
 
@@ -107,7 +108,7 @@ export async function findLootbox(
   collection: string,
   now = new Date(),
 ): Promise<Lootbox | null> {
-  const row = await lootboxOf(db, { creator, collection }).executeTakeFirst();
+  const [row] = await executePrepared(db, lootboxOf(db, { creator, collection }));
   return row ? toLootbox(row, now) : null;
 }
 
@@ -147,7 +148,8 @@ export async function findLootboxWithTiers(
   key: LootboxKey,
   now = new Date(),
 ): Promise<LootboxWithTiers | null> {
-  const row = await lootboxOf(db, key).select(tiersJson.as('tiers')).executeTakeFirst();
+  // A lookup by id or name with its tiers by the lootbox's id: prepared, planned once per connection.
+  const [row] = await executePrepared(db, lootboxOf(db, key).select(tiersJson.as('tiers')));
   return row ? { ...toLootbox(row, now), tiers: toTiers(row.tiers) } : null;
 }
 
@@ -289,6 +291,8 @@ export function raritiesOfCollections(
     db,
     {
       keys: RARITY_KEYS,
+      // Each collection's rarity ranks from its rank index: one plan for every collection.
+      prepared: true,
       rows: (p) => sql<RarityRow>`
         SELECT r.token_data_id, t.token_name, r.collection_id, r.rank, r.score, r.trait_count, r.computed_at
           FROM (SELECT r.* FROM ${perCollection(

@@ -27,6 +27,8 @@ export function userMarketActivity(
     db,
     {
       keys: ACTIVITY_KEYS,
+      // One wallet's rows from its (wallet, version) indexes: the same plan for every wallet.
+      prepared: true,
       rows: (p) => sql<ActivityRow>`
         SELECT * FROM (
           (SELECT ${MARKET_COLUMNS} FROM marketplace_activities m
@@ -55,6 +57,8 @@ export function userPurchases(db: Db, address: string, request: PageRequest): Pr
     db,
     {
       keys: ACTIVITY_KEYS,
+      // One wallet's rows from its (wallet, version) indexes: the same plan for every wallet.
+      prepared: true,
       rows: (p) => sql<ActivityRow>`
         SELECT ${MARKET_COLUMNS} FROM marketplace_activities m
          WHERE ${where} AND ${p.after(KEYS)}

@@ -41,6 +41,8 @@ export function rankingPage(
          WHERE rs.ranking = ${ranking} AND ${p.after()}
          ORDER BY ${p.order} ${p.window}`,
       count: sql`SELECT count(*)::int AS total FROM ranking_snapshots WHERE ranking = ${ranking}`,
+      // One ranking's rows by position (its primary key): the same plan for every ranking.
+      prepared: true,
       map: (r) => ({
         rank: r.position,
         collectionId: r.collection_id,
@@ -103,6 +105,8 @@ export async function lootboxRanking(
       // The rank is the row's place in the whole list (a few hundred lootboxes at most), so that a
       // page read by cursor numbers its rows as the same page read by number does. The next
       // clock-driven change of any lootbox comes with the rows (an init plan, read once).
+      // A few hundred rows at most, read whole: planned once per connection.
+      prepared: true,
       rows: (p) => sql<RankedRow>`
         SELECT *, (SELECT least(min(mint_start) FILTER (WHERE mint_start > ${now}),
                                 min(mint_end) FILTER (WHERE mint_end > ${now}))

@@ -36,6 +36,8 @@ export function tokensOfCollections(
     db,
     {
       keys: BY_NAME,
+      // Each collection's tokens from its name index: one plan for every collection.
+      prepared: true,
       rows: (p) => sql<TokenRecord>`
         SELECT ${TOKEN_COLUMNS}
           FROM ${perCollection(
