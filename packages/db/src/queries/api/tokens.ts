@@ -263,6 +263,8 @@ export async function tokenBalances(
     db,
     {
       keys: BALANCE_KEYS,
+      // One wallet's rows from its ownership index, each token's parts by key: one plan for every wallet.
+      prepared: true,
       rows: (p) => sql<BalanceRow>`
         SELECT o.token_data_id, o.property_version, o.owner_address, o.collection_id, o.token_standard, o.amount,
                o.is_soulbound, o.last_transaction_version, o.listed, t.token_name,
