@@ -28,8 +28,8 @@ import type { ReadCacheConfig } from './read-cache-config';
  *   `maxAgeMs` older than the data and never newer) and for the lag metrics.
  *
  * A request for a collection page names its collection (a (creator, name) pair, or an id where the
- * route takes one): the reading it joins also resolves it and reads its collections' counters, in
- * the same statement.
+ * route takes one), a request for a wallet page its wallet: the reading it joins also resolves it
+ * and reads its counters (the collections', the wallet's bucket's), in the same statement.
  *
  * With a `signal` (LISTEN on the primary, `listenForReadVersions`) the counters are pushed rather
  * than read per request: while the signal listens and has announced no change since the last
@@ -43,7 +43,7 @@ import type { ReadCacheConfig } from './read-cache-config';
 export class ReadStateSource {
   /** The reading requests may still join (not sent yet). */
   private queued: Promise<ReadState> | null = null;
-  /** The collections the queued reading will resolve, by selectorKey. */
+  /** The collections and wallets the queued reading will resolve, by selectorKey. */
   private queuedSelectors = new Map<string, ScopeSelector>();
   /** The reading sent and not answered yet. */
   private inFlight: Promise<ReadState> | null = null;
@@ -81,8 +81,8 @@ export class ReadStateSource {
         reading.then(
           (state) => {
             if (this.inFlight === reading) this.inFlight = null;
-            // The collections resolved at one generation stay known until the next: a collection
-            // page asked again needs no reading.
+            // The scopes resolved at one generation stay known until the next: a collection or
+            // wallet page asked again needs no reading.
             const previous = this.last;
             this.last =
               previous && generation === this.lastGeneration && generation !== -1

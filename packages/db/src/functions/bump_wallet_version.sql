@@ -5,38 +5,40 @@
 -- rows per table however many wallets the chain has, and a wallet's answers retire when a write
 -- names any wallet of its bucket (rarely another). TRUNCATE bumps '*', which every scoped key
 -- includes. The statement's `<table>_read_version` trigger announces the change at the commit.
--- One branch per table (its wallet columns); a branch is only planned when it runs.
+-- The statement's wallets are gathered per table (its wallet columns: a branch is only planned when
+-- it runs) and per operation (the transition tables it has), then bumped in one statement.
 CREATE OR REPLACE FUNCTION bump_wallet_version() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  wallets text[];
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     PERFORM bump_collection_versions(TG_TABLE_NAME, ARRAY['*']);
-  ELSIF TG_TABLE_NAME = 'marketplace_activities' THEN
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-      INSERT INTO read_collection_versions (collection_id, source, backend, version)
-      SELECT DISTINCT 'wallet:' || (hashtext(w) & 65535), TG_TABLE_NAME, pg_backend_pid(), 1
-        FROM new_rows r CROSS JOIN LATERAL (VALUES (r.buyer), (r.seller)) AS v(w) WHERE w IS NOT NULL
-      ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1;
-    END IF;
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-      INSERT INTO read_collection_versions (collection_id, source, backend, version)
-      SELECT DISTINCT 'wallet:' || (hashtext(w) & 65535), TG_TABLE_NAME, pg_backend_pid(), 1
-        FROM old_rows r CROSS JOIN LATERAL (VALUES (r.buyer), (r.seller)) AS v(w) WHERE w IS NOT NULL
-      ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1;
+    RETURN NULL;
+  END IF;
+  IF TG_TABLE_NAME = 'marketplace_activities' THEN
+    -- A sale names both sides.
+    IF TG_OP = 'INSERT' THEN
+      SELECT array_agg(w) INTO wallets FROM new_rows r CROSS JOIN LATERAL (VALUES (r.buyer), (r.seller)) v(w);
+    ELSIF TG_OP = 'DELETE' THEN
+      SELECT array_agg(w) INTO wallets FROM old_rows r CROSS JOIN LATERAL (VALUES (r.buyer), (r.seller)) v(w);
+    ELSE
+      SELECT array_agg(w) INTO wallets
+        FROM (SELECT buyer, seller FROM old_rows UNION ALL SELECT buyer, seller FROM new_rows) r
+        CROSS JOIN LATERAL (VALUES (r.buyer), (r.seller)) v(w);
     END IF;
   ELSE
     -- token_offers, collection_offers: the bidder.
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-      INSERT INTO read_collection_versions (collection_id, source, backend, version)
-      SELECT DISTINCT 'wallet:' || (hashtext(r.buyer) & 65535), TG_TABLE_NAME, pg_backend_pid(), 1
-        FROM new_rows r WHERE r.buyer IS NOT NULL
-      ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1;
-    END IF;
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-      INSERT INTO read_collection_versions (collection_id, source, backend, version)
-      SELECT DISTINCT 'wallet:' || (hashtext(r.buyer) & 65535), TG_TABLE_NAME, pg_backend_pid(), 1
-        FROM old_rows r WHERE r.buyer IS NOT NULL
-      ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1;
+    IF TG_OP = 'INSERT' THEN
+      SELECT array_agg(buyer) INTO wallets FROM new_rows;
+    ELSIF TG_OP = 'DELETE' THEN
+      SELECT array_agg(buyer) INTO wallets FROM old_rows;
+    ELSE
+      SELECT array_agg(buyer) INTO wallets FROM (SELECT buyer FROM old_rows UNION ALL SELECT buyer FROM new_rows) r;
     END IF;
   END IF;
+  INSERT INTO read_collection_versions (collection_id, source, backend, version)
+  SELECT DISTINCT 'wallet:' || (hashtext(w) & 65535), TG_TABLE_NAME, pg_backend_pid(), 1
+    FROM unnest(wallets) AS w WHERE w IS NOT NULL
+  ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1;
   RETURN NULL;
 END $$;

@@ -50,11 +50,16 @@ const COLLECTION_VERSIONED = [
 ] as const;
 
 /**
- * The per-collection write counter triggers of `table` (a table with a `collection_id`); also used
- * by the migrations that make more tables collection-versioned.
+ * Statement-level triggers `<table>_<name>_<event>` running `fn` after each insert, update, delete
+ * (with their transition tables `old_rows` / `new_rows`) and truncate of `table`. Transition
+ * tables allow one event per trigger, hence four.
  */
-export async function createCollectionVersionTriggers(db: Kysely<unknown>, table: string): Promise<void> {
-  // Transition tables allow one event per trigger.
+export async function createStatementTriggers(
+  db: Kysely<unknown>,
+  table: string,
+  name: string,
+  fn: string,
+): Promise<void> {
   for (const [event, referencing] of [
     ['insert', 'REFERENCING NEW TABLE AS new_rows'],
     ['update', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows'],
@@ -63,11 +68,19 @@ export async function createCollectionVersionTriggers(db: Kysely<unknown>, table
   ] as const) {
     await sql
       .raw(
-        `CREATE OR REPLACE TRIGGER ${table}_collection_version_${event} AFTER ${event.toUpperCase()} ON ${table}
-           ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION bump_collection_version()`,
+        `CREATE OR REPLACE TRIGGER ${table}_${name}_${event} AFTER ${event.toUpperCase()} ON ${table}
+           ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
       )
       .execute(db);
   }
+}
+
+/**
+ * The per-collection write counter triggers of `table` (a table with a `collection_id`); also used
+ * by the migrations that make more tables collection-versioned.
+ */
+export async function createCollectionVersionTriggers(db: Kysely<unknown>, table: string): Promise<void> {
+  await createStatementTriggers(db, table, 'collection_version', 'bump_collection_version');
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { createFunctions } from '../functions';
+import { createStatementTriggers } from './2026-12-01T1000_cache_collection_versions';
 
 /*
  * Write counters per wallet bucket for the tables a wallet's pages read by a wallet column
@@ -12,21 +13,8 @@ const TABLES = ['marketplace_activities', 'token_offers', 'collection_offers'] a
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await createFunctions(db, 'bump_wallet_version');
-  for (const table of TABLES) {
-    for (const [event, referencing] of [
-      ['insert', 'REFERENCING NEW TABLE AS new_rows'],
-      ['update', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows'],
-      ['delete', 'REFERENCING OLD TABLE AS old_rows'],
-      ['truncate', ''],
-    ] as const) {
-      await sql
-        .raw(
-          `CREATE OR REPLACE TRIGGER ${table}_wallet_version_${event} AFTER ${event.toUpperCase()} ON ${table}
-             ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION bump_wallet_version()`,
-        )
-        .execute(db);
-    }
-  }
+  for (const table of TABLES)
+    await createStatementTriggers(db, table, 'wallet_version', 'bump_wallet_version');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
