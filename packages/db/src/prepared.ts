@@ -17,6 +17,10 @@ import { type Db, poolIfAny } from './database';
  * parameter the custom plans estimate from a histogram and the generic one by a default (a range
  * on `now`) can keep it planning every run; hide such a value from both (`(SELECT $1)`, bids.ts
  * `unestimated`). test/generic-plans.test.ts checks the statements that rely on it.
+ *
+ * A prepared statement names its output columns (no `*` over a table): once a migration adds a
+ * column, one whose result came from `*` fails with "cached plan must not change result type" on
+ * every connection that prepared it before (a rolling deploy's old processes).
  */
 export async function executePrepared<R>(db: Db, query: RawBuilder<R> | PreparableQuery<R>): Promise<R[]> {
   const pool = poolIfAny(db);

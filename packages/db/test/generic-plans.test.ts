@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/database';
 import { tokenTimeline } from '../src/queries/api/activity';
 import { listingCardParts } from '../src/queries/api/listing-card';
+import { findLootboxById } from '../src/queries/api/lootbox';
 import { userMarketActivity, userPurchases } from '../src/queries/api/market-activity';
+import { lootboxRanking } from '../src/queries/api/rankings';
 import { createTestDatabase, insertCollection, type TestDatabase } from '../src/testing';
 
 /*
@@ -87,6 +89,29 @@ describe('statements planned once per connection', () => {
       expect(rows[0]?.generic).toBeGreaterThan(0);
     } finally {
       await one.destroy();
+    }
+  });
+
+  it('a column added to lootboxes while a connection holds its prepared lookups does not break them', async () => {
+    await sql`INSERT INTO lootboxes (lootbox_id, creator_address, collection_name, collection_id, price, coin_type,
+                max_supply, mint_start, created_at, created_version, last_transaction_version)
+              VALUES (7, ${C}, 'Box', ${C}, 100, '0x1::aptos_coin::AptosCoin', 10, now(), now(), 1, 1)`.execute(
+      t.db,
+    );
+    const one = createDb(t.url, { max: 1 });
+    try {
+      const ask = async () => {
+        expect((await findLootboxById(one, 7))?.collection).toBe('Box');
+        expect((await lootboxRanking(one, 'recent', { page: 1, limit: 5 })).page.data).toHaveLength(1);
+      };
+      for (let i = 0; i < 8; i++) await ask();
+      // A later migration's kind of change: a statement that selected `*` would now fail with
+      // "cached plan must not change result type" on this connection.
+      await sql`ALTER TABLE lootboxes ADD COLUMN mdq_test_extra integer`.execute(t.db);
+      await ask();
+    } finally {
+      await one.destroy();
+      await sql`ALTER TABLE lootboxes DROP COLUMN IF EXISTS mdq_test_extra`.execute(t.db);
     }
   });
 });

@@ -76,9 +76,33 @@ export function toLootbox(r: LootboxRow, now = new Date()): Lootbox {
 /** Which lootbox: its id, or (creator, collection name) — the newest when a creator reused a name. */
 export type LootboxKey = { lootboxId: number } | { creator: string; collection: string };
 
+/**
+ * A lootbox row's columns, named: a prepared statement that selects `*` fails with "cached plan
+ * must not change result type" once a migration adds a column, on every connection that prepared
+ * it before (a rolling deploy's old processes); a named list keeps its result as it was.
+ */
+export const LOOTBOX_COLUMNS = [
+  'lootbox_id',
+  'creator_address',
+  'collection_name',
+  'collection_id',
+  'price',
+  'coin_type',
+  'max_supply',
+  'mint_start',
+  'mint_end',
+  'paused',
+  'minted',
+  'purchased',
+  'revenue',
+  'created_at',
+  'created_version',
+  'last_transaction_version',
+] as const satisfies readonly (keyof LootboxesTable)[];
+
 /** The lootbox row of a key (at most one). */
 function lootboxOf(db: Db, key: LootboxKey) {
-  const all = db.selectFrom('lootboxes').selectAll();
+  const all = db.selectFrom('lootboxes').select(LOOTBOX_COLUMNS);
   return 'lootboxId' in key
     ? all.where('lootbox_id', '=', key.lootboxId)
     : all

@@ -1,7 +1,7 @@
 import type { RankedCollection, RankedLootbox } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
-import { toLootbox } from './lootbox';
+import { LOOTBOX_COLUMNS, toLootbox } from './lootbox';
 import { fetchPage, iso, type Page, type PageKey, type PageRequest } from './pagination';
 
 export type CollectionRanking = 'trending' | 'daily_picks' | 'top';
@@ -105,14 +105,16 @@ export async function lootboxRanking(
       // The rank is the row's place in the whole list (a few hundred lootboxes at most), so that a
       // page read by cursor numbers its rows as the same page read by number does. The next
       // clock-driven change of any lootbox comes with the rows (an init plan, read once).
-      // A few hundred rows at most, read whole: planned once per connection.
+      // A few hundred rows at most, read whole: planned once per connection (its columns named,
+      // LOOTBOX_COLUMNS).
       prepared: true,
       rows: (p) => sql<RankedRow>`
         SELECT *, (SELECT least(min(mint_start) FILTER (WHERE mint_start > ${now}),
                                 min(mint_end) FILTER (WHERE mint_end > ${now}))
                      FROM lootboxes) AS changes_at
           FROM (SELECT *, row_number() OVER (ORDER BY ${p.order})::text AS rank
-                  FROM (SELECT *, (extract(epoch FROM ${time}) * 1000000)::bigint::float8 AS at_us
+                  FROM (SELECT ${sql.raw(LOOTBOX_COLUMNS.join(', '))},
+                               (extract(epoch FROM ${time}) * 1000000)::bigint::float8 AS at_us
                           FROM lootboxes WHERE ${where}) timed) ranked
          WHERE ${p.after()} ORDER BY ${p.order} ${p.window}`,
       count: sql`SELECT count(*)::int AS total FROM lootboxes WHERE ${where}`,
