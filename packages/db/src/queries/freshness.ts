@@ -73,7 +73,7 @@ export interface ReadScope {
   ids: string[];
   /** Write counter of the pair itself: moves whenever a collection takes, keeps or leaves it ('0' for an id). */
   pairVersion: string;
-  /** Per table of COLLECTION_VERSIONED_TABLES, per id: that collection's write counter ('0' when none). */
+  /** Per id, per table: that collection's (or wallet bucket's) write counter (absent: '0'). */
   versions: Map<string, Record<string, string>>;
 }
 
@@ -107,7 +107,7 @@ export function pairKey(pair: CollectionPair): string {
 
 /**
  * The key of a selector in `ReadState.scopes`: a pair's `pairKey`, an id itself (no collection id
- * has a '/', so the two never meet).
+ * has a '/', so the two never meet), a wallet `wallet=<address>`.
  */
 export function selectorKey(selector: ScopeSelector): string {
   if ('wallet' in selector) return `wallet=${selector.wallet}`;

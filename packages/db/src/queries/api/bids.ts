@@ -62,16 +62,21 @@ export function toBid(r: BidRow): Bid {
   };
 }
 
+/**
+ * `now` as a value the planner cannot see: a prepared statement's custom plans estimate
+ * `expiration_time > now` from the histogram (most offers expired: few rows) and its generic plan
+ * by a default third, so Postgres judged the generic plan dearer and planned the listing card on
+ * every request (0.75 ms, four times its run). Unseen in both, the estimates agree and the generic
+ * plan is kept; the value, and so every row, is the same. Every bid statement compares through it.
+ */
+const unestimated = (now: Date) => sql<Date>`(SELECT ${now}::timestamptz)`;
+
 /** Live at `now` (the API's clock, so expiry follows the same "now" as every other window). */
-const live = (now: Date | RawBuilder<Date>) =>
-  sql`status = 'active' AND (expiration_time IS NULL OR expiration_time > ${now})`;
+const live = (now: Date) =>
+  sql`status = 'active' AND (expiration_time IS NULL OR expiration_time > ${unestimated(now)})`;
 
 /** Both offer tables as one relation filtered by `where` (columns of both tables). */
-function bidsUnion(
-  tokenWhere: RawBuilder<unknown>,
-  collectionWhere: RawBuilder<unknown>,
-  now: Date | RawBuilder<Date>,
-) {
+function bidsUnion(tokenWhere: RawBuilder<unknown>, collectionWhere: RawBuilder<unknown>, now: Date) {
   return sql`(
     SELECT 'token_offer' AS kind, offer_id, marketplace, buyer, price, coin_type, token_amount::text AS quantity,
            token_data_id, token_name, creator_address, collection_name, collection_id, status,
@@ -114,8 +119,8 @@ function bidPage(
       rows: (p) => sql<BidRow>`SELECT * FROM ${relation} WHERE ${p.after()} ORDER BY ${p.order} ${p.window}`,
       count: countBids(relation),
       now,
-      // One buyer's or collection's offers from their indexes, `now` hidden from the estimates
-      // (unestimated): the same plan for every value.
+      // One buyer's offers from their indexes, `now` hidden from the estimates (unestimated):
+      // the same plan for every buyer.
       prepared: true,
       map: toBid,
     },
@@ -146,10 +151,10 @@ export function bidsOfCollections(
       rows: (p) => sql<BidRow>`
         SELECT b.* FROM ${perCollection(collections, (id) => {
           const one = sql`collection_id = ${id}`;
-          return sql`SELECT * FROM ${bidsUnion(one, one, unestimated(now))} WHERE ${p.after()} ORDER BY ${p.order} LIMIT ${p.reach}`;
+          return sql`SELECT * FROM ${bidsUnion(one, one, now)} WHERE ${p.after()} ORDER BY ${p.order} LIMIT ${p.reach}`;
         })} b
          ORDER BY ${p.order} ${p.window}`,
-      count: countBids(bidsUnion(where, where, unestimated(now))),
+      count: countBids(bidsUnion(where, where, now)),
       now,
       prepared: true,
       map: toBid,
@@ -179,17 +184,8 @@ export function bidsOfBuyer(
   now: Date = new Date(),
 ): Promise<BidPage> {
   const where = sql`buyer = ${buyer}`;
-  return bidPage(db, bidsUnion(where, where, unestimated(now)), NEWEST, request, now);
+  return bidPage(db, bidsUnion(where, where, now), NEWEST, request, now);
 }
-
-/**
- * `now` as a value the planner cannot see: a prepared statement's custom plans estimate
- * `expiration_time > now` from the histogram (most offers expired: few rows) and its generic plan
- * by a default third, so Postgres judged the generic plan dearer and planned the listing card on
- * every request (0.75 ms, four times its run). Unseen in both, the estimates agree and the generic
- * plan is kept; the value, and so every row, is the same.
- */
-const unestimated = (now: Date) => sql<Date>`(SELECT ${now}::timestamptz)`;
 
 /** The best live bid on a token: its own offers or its collection's offers (a subquery). */
 export function bestBidForTokenSql(
@@ -201,6 +197,6 @@ export function bestBidForTokenSql(
     SELECT b.kind, b.offer_id, b.marketplace, b.buyer, b.price::text AS price, b.coin_type, b.quantity,
            b.token_data_id, b.token_name, b.creator_address, b.collection_name, b.collection_id, b.status,
            b.expiration_time, b.created_at, b.created_version
-      FROM ${bidsUnion(sql`token_data_id = ${tokenId}`, sql`collection_id = ${collectionId}`, unestimated(now))}
+      FROM ${bidsUnion(sql`token_data_id = ${tokenId}`, sql`collection_id = ${collectionId}`, now)}
      ORDER BY b.price DESC LIMIT 1`;
 }
