@@ -2,7 +2,7 @@ import sensible from '@fastify/sensible';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import { FEED_DEFAULTS, type OverloadConfig } from '@mdq/config';
-import { type Db, listenForReadVersions, poolIfAny } from '@mdq/db';
+import { closeDb, createDbLike, type Db, listenForReadVersions, poolIfAny } from '@mdq/db';
 import { type Logger, redactUrl } from '@mdq/log';
 import Fastify, {
   type FastifyBaseLogger,
@@ -12,6 +12,7 @@ import Fastify, {
 } from 'fastify';
 import type pg from 'pg';
 import { type FeedOptions, FeedService } from './feed/feed-service';
+import { DEFAULT_INDEXER_LIMITS, type IndexerLimits } from './graphql/plan';
 import { createApiKeyAuth, type InvalidKeyLimit, registerApiKeyAuth } from './plugins/auth';
 import { createOriginPolicy } from './plugins/browser-origins';
 import { registerCors } from './plugins/cors';
@@ -77,16 +78,29 @@ export interface AppOptions {
   /** Live feed (SSE / WebSocket) settings; unset ones take the configuration's defaults. */
   feed?: Partial<FeedOptions>;
   /** Caps of `/v1/graphql` (row cap, depth, cost, statement timeout) over their defaults. */
-  graphqlLimits?: RouteDeps['graphqlLimits'];
+  graphqlLimits?: Partial<IndexerLimits>;
   /** Load shedding (503 + retry-after past its limits); none when absent. startApi passes the configuration's. */
   overload?: Omit<OverloadConfig, 'statementTimeoutMs'>;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const readDb = options.readDb ?? options.db;
+  // The Indexer GraphQL runs on connections of its own to the read database: a bulkhead (statements
+  // shaped by clients cannot take every connection the pages need), read-only, and with its own
+  // statement timeout, so that an operation is one statement and one round trip. A Db not made by
+  // createDb (a test's recording wrapper) serves it as is.
+  const graphqlLimits = { ...DEFAULT_INDEXER_LIMITS, ...options.graphqlLimits };
+  const graphqlDb =
+    createDbLike(readDb, {
+      applicationName: 'mdq-api-graphql',
+      max: graphqlLimits.connections,
+      statementTimeoutMs: graphqlLimits.statementTimeoutMs,
+      jit: false,
+      readOnly: true,
+    }) ?? readDb;
   // Load shedding is the server's door: refused requests never reach Fastify.
   const gate = options.overload
-    ? createLoadGate({ ...options.overload, pools: poolsOf(options.db, readDb) })
+    ? createLoadGate({ ...options.overload, pools: poolsOf(options.db, readDb, graphqlDb) })
     : undefined;
   const app = Fastify({
     ...(gate ? { serverFactory: gate.serverFactory } : {}),
@@ -109,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const readState = new ReadStateSource(readDb, undefined, signal, options.pushedReadState?.maxStaleMs);
   // The process's read state, for tests' and operators' view of whether it is pushed (`pushing`).
   app.decorate('readState', readState);
+  if (graphqlDb !== readDb) app.addHook('onClose', () => closeDb(graphqlDb));
 
   await app.register(sensible);
   registerErrorHandler(app);
@@ -156,7 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
           exportGzip: options.exportGzip,
           ...(options.cacheEntries !== undefined ? { cacheEntries: options.cacheEntries } : {}),
-          graphqlLimits: options.graphqlLimits,
+          graphql: { db: graphqlDb, limits: graphqlLimits },
         };
         await areaRoutes(scope, deps);
         await eventRoutes(scope, { ...deps, feed });

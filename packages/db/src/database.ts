@@ -46,16 +46,22 @@ export interface CreateDbOptions {
    * against 230 ms for the whole scan (docs/PERFORMANCE.md).
    */
   jit?: boolean;
+  /** true: every transaction of these connections is read-only (`default_transaction_read_only`). */
+  readOnly?: boolean;
 }
 
 export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool {
+  const settings = [
+    ...(options.jit === false ? ['-c jit=off'] : []),
+    ...(options.readOnly ? ['-c default_transaction_read_only=on'] : []),
+  ];
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'mdq',
     types,
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-    ...(options.jit === false ? { options: '-c jit=off' } : {}),
+    ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
   });
   // A client that loses its server (restart, failover) emits 'error'. pool.on('error') covers idle
   // clients only; a client checked out for a transaction or held for an advisory lock has no
@@ -85,6 +91,26 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;
+}
+
+/**
+ * A Db of its own connections to the database `db` connects to, with other settings (a bulkhead:
+ * the Indexer GraphQL's pool); undefined for a Db not made by createDb (a test's recording wrapper).
+ */
+export function createDbLike(db: Db, options: CreateDbOptions): Db | undefined {
+  const url = pools.get(db)?.options.connectionString;
+  return url === undefined ? undefined : createDb(url, options);
+}
+
+/**
+ * Ends `db` and its connections. Kysely ends a pool only once it has run a statement on it itself,
+ * and prepared statements go to the pool directly (prepared.ts): a Db that only ran those would
+ * keep its connections open after `destroy()`.
+ */
+export async function closeDb(db: Db): Promise<void> {
+  await db.destroy();
+  const pool = pools.get(db);
+  if (pool && !pool.ending) await pool.end();
 }
 
 /** The pool behind `db`, or undefined for a Db not made by createDb (a wrapper that records statements). */

@@ -8,7 +8,16 @@
  * Postgres launcher).
  */
 export { sql } from 'kysely';
-export { type CreateDbOptions, createDb, createPool, type Db, poolIfAny, poolOf } from './database';
+export {
+  type CreateDbOptions,
+  closeDb,
+  createDb,
+  createDbLike,
+  createPool,
+  type Db,
+  poolIfAny,
+  poolOf,
+} from './database';
 export { MIGRATION_NAMES, MigrationError, migrateToLatest } from './migrate';
 export * from './queries/api-key-events';
 export * from './queries/api-keys';

@@ -22,7 +22,11 @@ import { type Db, poolIfAny } from './database';
  * column, one whose result came from `*` fails with "cached plan must not change result type" on
  * every connection that prepared it before (a rolling deploy's old processes).
  */
-export async function executePrepared<R>(db: Db, query: RawBuilder<R> | PreparableQuery<R>): Promise<R[]> {
+export async function executePrepared<R>(
+  db: Db,
+  query: RawBuilder<R> | PreparableQuery<R>,
+  shapes?: FrequentShapes,
+): Promise<R[]> {
   const pool = poolIfAny(db);
   if (!pool) {
     // A query builder answers its rows, a raw statement a result holding them.
@@ -30,7 +34,47 @@ export async function executePrepared<R>(db: Db, query: RawBuilder<R> | Preparab
     return query.execute();
   }
   const { sql: text, parameters } = isRaw(query) ? query.compile(db) : query.compile();
-  return (await pool.query({ name: nameOf(text), text, values: parameters as unknown[] })).rows as R[];
+  const values = parameters as unknown[];
+  const name = shapes ? shapes.nameFor(text) : nameOf(text);
+  return (await pool.query(name === undefined ? { text, values } : { name, text, values })).rows as R[];
+}
+
+/**
+ * Which statement texts built from clients' requests (the Indexer GraphQL's) run prepared. A text
+ * prepared on a connection stays there for the connection's life, in the server and in pg's client,
+ * so texts from requests must be bounded: a text is prepared from its `after`-th sighting, and at
+ * most `max` texts ever are (each connection then holds at most `max` of them). Clients send a few
+ * documents with different variables (the SDK's), whose texts are the same, so those are the
+ * texts that get in; a flood of one-off texts fills only the sightings, which forget.
+ */
+export class FrequentShapes {
+  readonly #sightings = new Map<string, number>();
+  readonly #names = new Map<string, string>();
+  constructor(
+    readonly after = 3,
+    readonly max = 32,
+  ) {}
+
+  /** The statement name for `text`, or undefined: run it unnamed. */
+  nameFor(text: string): string | undefined {
+    const name = this.#names.get(text);
+    if (name !== undefined || this.#names.size >= this.max) return name;
+    const seen = (this.#sightings.get(text) ?? 0) + 1;
+    if (seen < this.after) {
+      if (this.#sightings.size >= 1_000) this.#sightings.clear();
+      this.#sightings.set(text, seen);
+      return undefined;
+    }
+    this.#sightings.delete(text);
+    const named = nameOf(text);
+    this.#names.set(text, named);
+    return named;
+  }
+
+  /** How many texts run prepared. */
+  get prepared(): number {
+    return this.#names.size;
+  }
 }
 
 const isRaw = <R>(query: RawBuilder<R> | PreparableQuery<R>): query is RawBuilder<R> =>

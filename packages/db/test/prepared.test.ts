@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../src/database';
-import { executePrepared } from '../src/prepared';
+import { closeDb, createDb } from '../src/database';
+import { executePrepared, FrequentShapes } from '../src/prepared';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 describe('executePrepared', () => {
@@ -43,5 +43,32 @@ describe('executePrepared', () => {
       executePrepared(t.db, sql<{ label: string }>`SELECT upper(label) AS label FROM things WHERE id = ${3}`),
     ]);
     expect(both).toEqual([[{ label: 'thing 3' }], [{ label: 'THING 3' }]]);
+  });
+
+  it('runs texts built from requests prepared from their third run, never more of them than the bound', async () => {
+    const one = createDb(t.url, { max: 1 });
+    const shapes = new FrequentShapes(3, 4);
+    const held = async () =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(one)).rows[0]
+        ?.n;
+    try {
+      for (let id = 1; id <= 2; id++) await executePrepared(one, byId(id), shapes);
+      expect(await held()).toBe(0);
+      expect(await executePrepared(one, byId(3), shapes)).toEqual([{ label: 'thing 3' }]);
+      expect(await held()).toBe(1);
+      // Twenty texts, each sent five times: three more are prepared, the rest keep running unnamed.
+      for (let k = 0; k < 20; k++) {
+        const suffixed = sql<{
+          label: string;
+        }>`SELECT label || ${sql.lit(`#${k}`)} AS label FROM things WHERE id = ${k + 20}`;
+        for (let run = 0; run < 5; run++) {
+          expect(await executePrepared(one, suffixed, shapes)).toEqual([{ label: `thing ${k + 20}#${k}` }]);
+        }
+      }
+      expect(await held()).toBe(4);
+      expect(shapes.prepared).toBe(4);
+    } finally {
+      await closeDb(one);
+    }
   });
 });

@@ -165,7 +165,7 @@ export async function answerGraphql(
   try {
     plan = planOperation(indexer, operation, fragments, coerced.coerced, limits);
     const fields = plan.keys.flatMap((k) => (k.field ? [k.field] : []));
-    texts = fields.length > 0 ? await runIndexerFields(db, fields, limits) : [];
+    texts = fields.length > 0 ? await runIndexerFields(db, fields) : [];
   } catch (error) {
     if (error instanceof LimitError) return errorsBody([{ message: error.message, code: error.code }]);
     if (error instanceof IndexerQueryError || error instanceof GraphQLError) {

@@ -25,8 +25,10 @@ export interface IndexerLimits {
   maxRootFields: number;
   /** Fields selected on one object (Postgres builds each object with at most 50 pairs). */
   maxFieldsPerObject: number;
-  /** Time each SQL statement may take. */
+  /** Time an operation's SQL statement may take (the GraphQL connections' `statement_timeout`). */
   statementTimeoutMs: number;
+  /** Connections of the GraphQL pool (its own, beside the pages'). */
+  connections: number;
   /** Lexical tokens in the query document. */
   maxTokens: number;
   /** Nesting of the variables' JSON. */
@@ -40,6 +42,7 @@ export const DEFAULT_INDEXER_LIMITS: IndexerLimits = {
   maxRootFields: 20,
   maxFieldsPerObject: 50,
   statementTimeoutMs: 5000,
+  connections: 5,
   maxTokens: 10_000,
   maxVariablesDepth: 32,
 };

@@ -28,6 +28,6 @@ export interface RouteDeps {
   exportGzip?: { level?: number; chunkSize?: number } | undefined;
   /** Version-keyed response cache size (MDQ_API_CACHE_ENTRIES); 0 turns it off. */
   cacheEntries?: number;
-  /** Caps of the Indexer API GraphQL endpoint over its defaults (tests lower them). */
-  graphqlLimits?: Partial<IndexerLimits> | undefined;
+  /** The Indexer API GraphQL endpoint: its connections (read-only, its own statement timeout) and caps. */
+  graphql: { db: Db; limits: IndexerLimits };
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { answerGraphql, type GraphqlRequest } from '../../graphql/execute';
-import { DEFAULT_INDEXER_LIMITS } from '../../graphql/plan';
 import { buildIndexerSchema } from '../../graphql/schema';
 import { ApiError } from '../../plugins/errors';
 import type { RouteDeps } from '../deps';
@@ -46,9 +45,9 @@ function requestOf(input: unknown, from: 'body' | 'query'): GraphqlRequest {
 export async function graphqlRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   shared ??= buildIndexerSchema();
   const indexer = shared;
-  const limits = { ...DEFAULT_INDEXER_LIMITS, ...deps.graphqlLimits };
+  const { db, limits } = deps.graphql;
   const send = async (reply: FastifyReply, request: GraphqlRequest) => {
-    const body = await answerGraphql(deps.readDb, indexer, request, limits);
+    const body = await answerGraphql(db, indexer, request, limits);
     return reply.type('application/json; charset=utf-8').send(body);
   };
   // Read-only (no mutations are served), so a browser dApp's publishable key may POST here too.
