@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../src/database';
+import { closeDb, createDb, createDbLike } from '../src/database';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 describe('createDb options', () => {
@@ -37,5 +37,25 @@ describe('createDb options', () => {
     }>`SELECT reset_val AS jit FROM pg_settings WHERE name = 'jit'`.execute(t.db);
     const [a] = await settings({});
     expect(a?.jit).toBe(rows[0]?.jit);
+  });
+
+  it('readOnly refuses writes on a pool made like another, with its other settings kept', async () => {
+    const base = createDb(t.url, { max: 1 });
+    const readOnly = createDbLike(base, { max: 1, readOnly: true, jit: false, statementTimeoutMs: 4321 });
+    try {
+      if (!readOnly) throw new Error('a Db made by createDb has a pool to copy');
+      const { rows } = await sql<{ ro: string; jit: string; timeout: string }>`SELECT
+          current_setting('default_transaction_read_only') AS ro, current_setting('jit') AS jit,
+          current_setting('statement_timeout') AS timeout`.execute(readOnly);
+      expect(rows).toEqual([{ ro: 'on', jit: 'off', timeout: '4321ms' }]);
+      await expect(sql`CREATE TABLE written (id int)`.execute(readOnly)).rejects.toMatchObject({
+        code: '25006',
+      });
+      // The pool it was made like still writes.
+      await sql`CREATE TABLE written (id int)`.execute(base);
+    } finally {
+      if (readOnly) await closeDb(readOnly);
+      await base.destroy();
+    }
   });
 });
