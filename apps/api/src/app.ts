@@ -77,7 +77,7 @@ export interface AppOptions {
   pushedReadState?: { listenUrl: string; maxStaleMs: number };
   /** Live feed (SSE / WebSocket) settings; unset ones take the configuration's defaults. */
   feed?: Partial<FeedOptions>;
-  /** Caps of `/v1/graphql` (row cap, depth, cost, statement timeout) over their defaults. */
+  /** Caps of `/v1/graphql` (row cap, depth, cost, statement timeout, connections) over their defaults. */
   graphqlLimits?: Partial<IndexerLimits>;
   /** Load shedding (503 + retry-after past its limits); none when absent. startApi passes the configuration's. */
   overload?: Omit<OverloadConfig, 'statementTimeoutMs'>;

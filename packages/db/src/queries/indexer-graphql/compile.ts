@@ -94,8 +94,9 @@ function literalOf(type: IndexerScalar, value: unknown): string | undefined {
  * A comparand. Numbers and Booleans are written into the text (only texts NUMBER matches): a plan
  * can depend on them, and the generic plan of a prepared statement would be blind to a bound one
  * (`amount > 0` is the predicate of the owners' partial index: bound, a wallet's token count read
- * every token it ever held, 1.2 against 1.8 ms). Strings (addresses, ids, names), whose plan is
- * the same for every value, are bound, so one document is one text whatever it is asked about.
+ * every token it ever held, 1.8 ms against 0.4 ms written in). Strings (addresses, ids, names),
+ * whose plan is the same for every value, are bound, so one document is one text whatever it is
+ * asked about.
  */
 function bind(type: IndexerScalar, value: unknown): RawBuilder<unknown> {
   const literal = literalOf(type, value);
@@ -258,7 +259,7 @@ function objectSql(
 }
 
 /** A LIMIT or OFFSET, written into the text as the other numbers are (bind). */
-function count(n: number | null): RawBuilder<unknown> {
+function rowCount(n: number | null): RawBuilder<unknown> {
   if (n === null) return sql.raw('ALL');
   if (!Number.isSafeInteger(n) || n < 0) throw new IndexerQueryError(`${n} is not a row count`);
   return sql.raw(String(n));
@@ -290,7 +291,7 @@ function rowsQuery(
       ? sql`ORDER BY ${sql.join(terms.map((o) => sql`${o.expr} ${sql.raw(o.direction)}`))}`
       : sql``;
   return sql`SELECT ${distinct} ${output} FROM ${table.from(t)} WHERE ${where} ${orderBy}
-    LIMIT ${count(args.limit)} OFFSET ${count(args.offset ?? 0)}`;
+    LIMIT ${rowCount(args.limit)} OFFSET ${rowCount(args.offset ?? 0)}`;
 }
 
 /** One root field as one SQL statement answering JSON text: an array of rows, or the aggregate object. */
