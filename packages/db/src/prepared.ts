@@ -45,14 +45,19 @@ export async function executePrepared<R>(
  * so texts from requests must be bounded: a text is prepared from its `after`-th sighting, and at
  * most `max` texts ever are (each connection then holds at most `max` of them). Clients send a few
  * documents with different variables (the SDK's), whose texts are the same, so those are the
- * texts that get in; a flood of one-off texts fills only the sightings, which forget.
+ * texts that get in; a flood of one-off texts fills only the sightings, which forget. Numbers are
+ * written into the texts (a plan can depend on them), so one document paged or polled by a moving
+ * number is many texts that differ only in their digits: at most `perShape` of those are prepared,
+ * so that such a document cannot take every place from the others.
  */
 export class FrequentShapes {
   readonly #sightings = new Map<string, number>();
   readonly #names = new Map<string, string>();
+  readonly #shapes = new Map<string, number>();
   constructor(
     readonly after = 3,
     readonly max = 32,
+    readonly perShape = 4,
   ) {}
 
   /** The statement name for `text`, or undefined: run it unnamed. */
@@ -60,12 +65,15 @@ export class FrequentShapes {
     const name = this.#names.get(text);
     if (name !== undefined || this.#names.size >= this.max) return name;
     const seen = (this.#sightings.get(text) ?? 0) + 1;
-    if (seen < this.after) {
+    const shape = text.replace(/[0-9]+/g, '#');
+    const ofShape = this.#shapes.get(shape) ?? 0;
+    if (seen < this.after || ofShape >= this.perShape) {
       if (this.#sightings.size >= 1_000) this.#sightings.clear();
       this.#sightings.set(text, seen);
       return undefined;
     }
     this.#sightings.delete(text);
+    this.#shapes.set(shape, ofShape + 1);
     const named = nameOf(text);
     this.#names.set(text, named);
     return named;

@@ -56,17 +56,44 @@ describe('executePrepared', () => {
       expect(await held()).toBe(0);
       expect(await executePrepared(one, byId(3), shapes)).toEqual([{ label: 'thing 3' }]);
       expect(await held()).toBe(1);
-      // Twenty texts, each sent five times: three more are prepared, the rest keep running unnamed.
+      // Twenty texts (differing in letters, not digits), each sent five times: three more are
+      // prepared, the rest keep running unnamed.
+      const letters = 'abcdefghijklmnopqrst';
       for (let k = 0; k < 20; k++) {
         const suffixed = sql<{
           label: string;
-        }>`SELECT label || ${sql.lit(`#${k}`)} AS label FROM things WHERE id = ${k + 20}`;
+        }>`SELECT label || ${sql.lit(`#${letters[k]}`)} AS label FROM things WHERE id = ${k + 20}`;
         for (let run = 0; run < 5; run++) {
-          expect(await executePrepared(one, suffixed, shapes)).toEqual([{ label: `thing ${k + 20}#${k}` }]);
+          expect(await executePrepared(one, suffixed, shapes)).toEqual([
+            { label: `thing ${k + 20}#${letters[k]}` },
+          ]);
         }
       }
       expect(await held()).toBe(4);
       expect(shapes.prepared).toBe(4);
+    } finally {
+      await closeDb(one);
+    }
+  });
+
+  it('prepares at most perShape texts that differ only in their digits, and other texts still', async () => {
+    const one = createDb(t.url, { max: 1 });
+    const shapes = new FrequentShapes(1, 10, 2);
+    const held = async () =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(one)).rows[0]
+        ?.n;
+    try {
+      // One statement polled with a moving number written into its text (a cursor, an offset).
+      for (let cursor = 1; cursor <= 6; cursor++) {
+        const polled = sql<{
+          id: number;
+        }>`SELECT id FROM things WHERE id > ${sql.lit(cursor)} ORDER BY id LIMIT 1`;
+        expect(await executePrepared(one, polled, shapes)).toEqual([{ id: cursor + 1 }]);
+      }
+      expect(await held()).toBe(2);
+      // Another statement still gets its place.
+      expect(await executePrepared(one, byId(9), shapes)).toEqual([{ label: 'thing 9' }]);
+      expect(await held()).toBe(3);
     } finally {
       await closeDb(one);
     }
