@@ -85,6 +85,8 @@ export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool 
 
 // The pool behind each Db, for the few callers that need a raw client (COPY streams).
 const pools = new WeakMap<Db, pg.Pool>();
+// The client behind each Db of one connection (onOneConnection), for prepared statements.
+const clients = new WeakMap<Db, pg.PoolClient>();
 
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
   const pool = createPool(url, options);
@@ -111,6 +113,35 @@ export async function closeDb(db: Db): Promise<void> {
   await db.destroy();
   const pool = pools.get(db);
   if (pool && !pool.ending) await pool.end();
+}
+
+/**
+ * Runs `run` with a Db on one connection of `db`'s pool: an answer that reads several statements
+ * takes one connection, not one per statement, and its statements may still run prepared
+ * (executePrepared: prepared statements live on their connection, which Kysely's
+ * `db.connection()` does not expose). A Db not made by createDb lends its own connection.
+ */
+export async function onOneConnection<T>(db: Db, run: (connection: Db) => Promise<T>): Promise<T> {
+  const pool = pools.get(db);
+  if (!pool) return db.connection().execute(run);
+  const client = await pool.connect();
+  // The one client, lent to Kysely as a pool that always hands it out and never ends it.
+  const lent = { query: client.query.bind(client), release: () => {} };
+  const connection = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: { connect: async () => lent, end: async () => {} } as never }),
+  });
+  clients.set(connection, client);
+  try {
+    return await run(connection);
+  } finally {
+    // pg-pool discards a client that can no longer query (its connection lost) on release.
+    client.release();
+  }
+}
+
+/** What runs a prepared statement for `db`: its pool, or the connection it is bound to. */
+export function queryTargetOf(db: Db): pg.Pool | pg.PoolClient | undefined {
+  return pools.get(db) ?? clients.get(db);
 }
 
 /** The pool behind `db`, or undefined for a Db not made by createDb (a wrapper that records statements). */

@@ -15,6 +15,7 @@ export {
   createDbLike,
   createPool,
   type Db,
+  onOneConnection,
   poolIfAny,
   poolOf,
 } from './database';

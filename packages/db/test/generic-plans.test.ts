@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../src/database';
+import { createDb, onOneConnection } from '../src/database';
 import { tokenTimeline } from '../src/queries/api/activity';
+import { collectionStats } from '../src/queries/api/analytics-stats';
 import { listingCardParts } from '../src/queries/api/listing-card';
 import { findLootboxById } from '../src/queries/api/lootbox';
 import { userMarketActivity, userPurchases } from '../src/queries/api/market-activity';
@@ -112,6 +113,32 @@ describe('statements planned once per connection', () => {
     } finally {
       await one.destroy();
       await sql`ALTER TABLE lootboxes DROP COLUMN IF EXISTS mdq_test_extra`.execute(t.db);
+    }
+  });
+
+  it("collection-stats' statements of one collection are planned once on the answer's connection", async () => {
+    const one = createDb(t.url, { max: 1 });
+    try {
+      const rows = await onOneConnection(one, async (connection) => {
+        for (let i = 0; i < 12; i++) {
+          const stats = await collectionStats(connection, C, '24h', new Date(), false);
+          // The best live offer: the highest of the ten that have not expired.
+          expect(stats?.bestCollectionOffer).toBe('30100');
+        }
+        // The answer's own connection: prepared statements are per session.
+        return (
+          await sql<{ statement: string; generic: number }>`
+            SELECT statement, generic_plans::int AS generic FROM pg_prepared_statements`.execute(connection)
+        ).rows;
+      });
+      const generic = (text: string) => rows.find((r) => r.statement.includes(text))?.generic ?? 0;
+      // The best offer compares its expiry through unestimated, as every prepared statement does.
+      expect(generic('max(o.price)')).toBeGreaterThan(0);
+      expect(generic('percentile_disc')).toBeGreaterThan(0);
+      expect(generic('AS held')).toBeGreaterThan(0);
+      expect(generic('live_tokens')).toBeGreaterThan(0);
+    } finally {
+      await one.destroy();
     }
   });
 });

@@ -12,7 +12,7 @@ import {
   Trader,
   TraitFloor,
 } from '@mdq/contracts';
-import { type Db, readFreshness } from '@mdq/db';
+import { type Db, onOneConnection, readFreshness } from '@mdq/db';
 import {
   bucketStart,
   collectionExists,
@@ -214,7 +214,8 @@ type CollectionQuery = Parameters<typeof collectionOf>[1];
  * answer reads several figures (collection-stats nine statements); sent at once on the pool, a
  * request held as many connections as it had statements, so a hundred clients of the stats queued
  * several hundred statements, which the load shedding's queue cap (`MDQ_SHED_DB_WAITING`) refused
- * as an overload. One connection per answer shares the pool between requests instead of statements.
+ * as an overload. One connection per answer shares the pool between requests instead of statements;
+ * it is one of the pool's own (onOneConnection), so the statements planned once run prepared there.
  */
 async function analyticsAnswer<T>(
   db: Db,
@@ -223,7 +224,7 @@ async function analyticsAnswer<T>(
   run: (connection: Db, collectionId: string) => Promise<T | null>,
 ): Promise<{ data: T; freshness: Awaited<ReturnType<typeof freshnessOf>> }> {
   const [data, freshness] = await Promise.all([
-    db.connection().execute(async (connection) => {
+    onOneConnection(db, async (connection) => {
       const id = await collectionOf(connection, query);
       const answer = await run(connection, id);
       if (answer === null) throw notFound(id);

@@ -1,6 +1,7 @@
 import type { CollectionStats } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { executePrepared, unestimated } from '../../prepared';
 import { isNativeCoin, isSale } from '../market-rules';
 import { loadHolderCounts } from '../worker/rankings';
 import { loadCurrentFloors, loadExactFloorsAt } from '../worker/snapshots';
@@ -63,29 +64,41 @@ export async function collectionStats(
   now: Date,
   includeFlagged: boolean,
 ): Promise<CollectionStats | null> {
-  const collection = await db
-    .selectFrom('collections')
-    .select(['collection_id', 'collection_name', 'creator_address'])
-    .where('collection_id', '=', collectionId)
-    .executeTakeFirst();
+  // The statements that read this one collection through one index each run prepared: for most
+  // collections planning them cost a third of the answer (docs/PERFORMANCE.md); their plans are the
+  // same for the largest collection and the smallest, and for every window. The floors and holder
+  // counts, shared with the worker's many collections, are planned each time.
+  const [collection] = await executePrepared(
+    db,
+    db
+      .selectFrom('collections')
+      .select(['collection_id', 'collection_name', 'creator_address'])
+      .where('collection_id', '=', collectionId),
+  );
   if (!collection) return null;
   const start = windowStart(window, now);
   const [sales, flagged, floors, floorsAt, holders, top, offer, counts] = await Promise.all([
-    sql<{
-      volume: string;
-      sales: number;
-      median: string | null;
-      buyers: number;
-      sellers: number;
-    }>`
+    executePrepared(
+      db,
+      sql<{
+        volume: string;
+        sales: number;
+        median: string | null;
+        buyers: number;
+        sellers: number;
+      }>`
       SELECT COALESCE(sum(m.price), 0)::text AS volume, count(*)::int AS sales,
              (percentile_disc(0.5) WITHIN GROUP (ORDER BY m.price))::text AS median,
              count(DISTINCT m.buyer)::int AS buyers, count(DISTINCT m.seller)::int AS sellers
-        FROM marketplace_activities m WHERE ${salesOf(collectionId, start, now, includeFlagged)}`.execute(db),
-    sql<{ sales: number; volume: string }>`
+        FROM marketplace_activities m WHERE ${salesOf(collectionId, start, now, includeFlagged)}`,
+    ),
+    executePrepared(
+      db,
+      sql<{ sales: number; volume: string }>`
       SELECT count(*)::int AS sales, COALESCE(sum(m.price), 0)::text AS volume
         FROM marketplace_activities m
-       WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}'`.execute(db),
+       WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}'`,
+    ),
     loadCurrentFloors(db, [collectionId]),
     // The floor at the exact instant the window starts, not the hourly snapshot before it.
     start === null ? Promise.resolve(null) : loadExactFloorsAt(db, [collectionId], start),
@@ -96,7 +109,9 @@ export async function collectionStats(
     // the small burned index. Counted per holder without hashing every pair first, which a UNION of
     // the two sides did (81 ms to 52 ms for the 1M chain's largest collection); the ownerships come
     // index-only from ownerships_collection_holders (a bitmap read of their pages took 240 ms).
-    sql<{ held: number }>`
+    executePrepared(
+      db,
+      sql<{ held: number }>`
       SELECT count(*)::int AS held FROM (
         SELECT o.owner_address AS holder, o.token_data_id FROM token_ownerships o
          WHERE o.collection_id = ${collectionId} AND o.amount > 0
@@ -112,31 +127,35 @@ export async function collectionStats(
                               AND o.token_data_id = l.token_data_id AND o.amount > 0)
       ) h
       WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned)
-      GROUP BY holder ORDER BY held DESC LIMIT 10`.execute(db),
-    sql<{ price: string | null }>`
+      GROUP BY holder ORDER BY held DESC LIMIT 10`,
+    ),
+    executePrepared(
+      db,
+      sql<{ price: string | null }>`
       SELECT max(o.price)::text AS price FROM collection_offers o
        WHERE o.collection_id = ${collectionId} AND o.status = 'active' AND o.remaining_amount > 0
-         AND (o.expiration_time IS NULL OR o.expiration_time > ${now}) AND ${isNativeCoin('o.coin_type')}`.execute(
-      db,
+         AND (o.expiration_time IS NULL OR o.expiration_time > ${unestimated(now)})
+         AND ${isNativeCoin('o.coin_type')}`,
     ),
     // v2 collections carry no maintained supply. The live tokens are the count the tokens' trigger
     // keeps (collection_trait_totals, as trait floors read it); minted adds the burned ones, few and
     // in their own index, rather than reading the collection's every token entry (27 ms for 32k).
-    sql<{ live: string; burned: string }>`
-      SELECT COALESCE((SELECT live_tokens FROM collection_trait_totals WHERE collection_id = ${collectionId}), 0)::text AS live,
-             (SELECT count(*) FROM tokens WHERE collection_id = ${collectionId} AND is_burned)::text AS burned`.execute(
+    executePrepared(
       db,
+      sql<{ live: string; burned: string }>`
+      SELECT COALESCE((SELECT live_tokens FROM collection_trait_totals WHERE collection_id = ${collectionId}), 0)::text AS live,
+             (SELECT count(*) FROM tokens WHERE collection_id = ${collectionId} AND is_burned)::text AS burned`,
     ),
   ]);
-  const s = sales.rows[0];
+  const s = sales[0];
   const count = s?.sales ?? 0;
   const volume = s?.volume ?? '0';
   const floor = floors.get(collectionId)?.floor ?? null;
   const floorAtStart = floorsAt?.get(collectionId) ?? null;
-  const supply = counts.rows[0]?.live ?? '0';
-  const burned = counts.rows[0]?.burned ?? '0';
+  const supply = counts[0]?.live ?? '0';
+  const burned = counts[0]?.burned ?? '0';
   const listed = floors.get(collectionId)?.listed ?? 0;
-  const topHeld = top.rows.reduce((sum, r) => sum + r.held, 0);
+  const topHeld = top.reduce((sum, r) => sum + r.held, 0);
   return {
     collectionId,
     collection: collection.collection_name,
@@ -151,15 +170,15 @@ export async function collectionStats(
     medianSale: s?.median ?? null,
     uniqueBuyers: s?.buyers ?? 0,
     uniqueSellers: s?.sellers ?? 0,
-    flaggedSales: flagged.rows[0]?.sales ?? 0,
-    flaggedVolume: flagged.rows[0]?.volume ?? '0',
+    flaggedSales: flagged[0]?.sales ?? 0,
+    flaggedVolume: flagged[0]?.volume ?? '0',
     floor,
     floorAtWindowStart: floorAtStart,
     floorChange:
       floor === null || floorAtStart === null || BigInt(floorAtStart) === 0n
         ? null
         : Number(BigInt(floor) - BigInt(floorAtStart)) / Number(floorAtStart),
-    bestCollectionOffer: offer.rows[0]?.price ?? null,
+    bestCollectionOffer: offer[0]?.price ?? null,
     listedCount: listed,
     listedShare: ratio(listed, BigInt(supply)),
     holders: holders.get(collectionId) ?? 0,

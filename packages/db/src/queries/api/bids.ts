@@ -1,6 +1,7 @@
 import type { Bid } from '@mdq/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
+import { unestimated } from '../../prepared';
 import type { CollectionOffersTable } from '../../schema';
 import { NATIVE_COIN } from '../market-rules';
 import {
@@ -61,15 +62,6 @@ export function toBid(r: BidRow): Bid {
     version: r.created_version,
   };
 }
-
-/**
- * `now` as a value the planner cannot see: a prepared statement's custom plans estimate
- * `expiration_time > now` from the histogram (most offers expired: few rows) and its generic plan
- * by a default third, so Postgres judged the generic plan dearer and planned the listing card on
- * every request (0.75 ms, four times its run). Unseen in both, the estimates agree and the generic
- * plan is kept; the value, and so every row, is the same. Every bid statement compares through it.
- */
-const unestimated = (now: Date) => sql<Date>`(SELECT ${now}::timestamptz)`;
 
 /** Live at `now` (the API's clock, so expiry follows the same "now" as every other window). */
 const live = (now: Date) =>
