@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, onOneConnection } from '../src/database';
 import { tokenTimeline } from '../src/queries/api/activity';
 import { collectionStats } from '../src/queries/api/analytics-stats';
+import { collectionTraitFloors } from '../src/queries/api/analytics-traders';
 import { listingCardParts } from '../src/queries/api/listing-card';
 import { findLootboxById } from '../src/queries/api/lootbox';
 import { userMarketActivity, userPurchases } from '../src/queries/api/market-activity';
@@ -116,7 +117,7 @@ describe('statements planned once per connection', () => {
     }
   });
 
-  it("collection-stats' statements of one collection are planned once on the answer's connection", async () => {
+  it("the analytics' statements of one collection are planned once on the answer's connection", async () => {
     const one = createDb(t.url, { max: 1 });
     try {
       const rows = await onOneConnection(one, async (connection) => {
@@ -124,6 +125,7 @@ describe('statements planned once per connection', () => {
           const stats = await collectionStats(connection, C, '24h', new Date(), false);
           // The best live offer: the highest of the ten that have not expired.
           expect(stats?.bestCollectionOffer).toBe('30100');
+          expect(await collectionTraitFloors(connection, C, false)).toEqual([]);
         }
         // The answer's own connection: prepared statements are per session.
         return (
@@ -137,6 +139,8 @@ describe('statements planned once per connection', () => {
       expect(generic('percentile_disc')).toBeGreaterThan(0);
       expect(generic('AS held')).toBeGreaterThan(0);
       expect(generic('live_tokens')).toBeGreaterThan(0);
+      expect(generic('WITH floors')).toBeGreaterThan(0);
+      expect(generic('cut.v IS NULL')).toBeGreaterThan(0);
     } finally {
       await one.destroy();
     }

@@ -1,6 +1,7 @@
 import type { Trader as TraderAnswer, TraitFloor as TraitFloorAnswer } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
+import { executePrepared } from '../../prepared';
 import { isNativeCoin } from '../market-rules';
 import { salesOf } from './analytics-stats';
 import { iso } from './pagination';
@@ -18,8 +19,13 @@ export async function collectionTraitFloors(
   collectionId: string,
   includeFlagged: boolean,
 ): Promise<TraitFloor[]> {
+  // Prepared, as collection-stats' statements of one collection: planning them cost as much as
+  // running them for most collections, and forced generic their plans were as fast for the largest
+  // collection and the smallest (docs/PERFORMANCE.md).
   const [values, last, supply] = await Promise.all([
-    sql<{ trait_type: string; value: string; count: number; floor: string | null }>`
+    executePrepared(
+      db,
+      sql<{ trait_type: string; value: string; count: number; floor: string | null }>`
       WITH floors AS (
         SELECT a.trait_type, a.value, min(l.price) AS floor
           FROM token_attributes a
@@ -36,15 +42,17 @@ export async function collectionTraitFloors(
         FROM trait_value_counts c
         LEFT JOIN floors f ON f.trait_type = c.trait_type AND f.value = c.value
        WHERE c.collection_id = ${collectionId} AND c.live_count > 0
-       ORDER BY c.trait_type, c.value`.execute(db),
+       ORDER BY c.trait_type, c.value`,
+    ),
     traitLastSales(db, collectionId, includeFlagged),
-    sql<{ live: number }>`
-      SELECT live_tokens AS live FROM collection_trait_totals WHERE collection_id = ${collectionId}`.execute(
+    executePrepared(
       db,
+      sql<{ live: number }>`
+      SELECT live_tokens AS live FROM collection_trait_totals WHERE collection_id = ${collectionId}`,
     ),
   ]);
-  const live = supply.rows[0]?.live ?? 0;
-  return values.rows.map((r) => {
+  const live = supply[0]?.live ?? 0;
+  return values.map((r) => {
     const sale = last.get(traitKey(r.trait_type, r.value));
     return {
       traitType: r.trait_type,
@@ -82,13 +90,15 @@ export async function traitLastSales(
   recentSales = RECENT_SALES,
 ): Promise<Map<string, { price: string; ts: Date }>> {
   const sales = salesOf(collectionId, null, null, includeFlagged);
-  const { rows } = await sql<{
-    trait_type: string;
-    value: string;
-    price: string | null;
-    ts: Date | null;
-    complete: boolean;
-  }>`
+  const rows = await executePrepared(
+    db,
+    sql<{
+      trait_type: string;
+      value: string;
+      price: string | null;
+      ts: Date | null;
+      complete: boolean;
+    }>`
     SELECT c.trait_type, c.value, s.price::text AS price, s.ts, cut.v IS NULL AS complete
       FROM trait_value_counts c
      CROSS JOIN (SELECT (SELECT m.transaction_version FROM marketplace_activities m WHERE ${sales}
@@ -100,7 +110,8 @@ export async function traitLastSales(
            AND EXISTS (SELECT 1 FROM token_attributes a WHERE a.token_data_id = m.token_data_id
                           AND a.trait_type = c.trait_type AND a.value = c.value)
          ORDER BY m.transaction_version DESC, m.event_index DESC LIMIT 1) s ON true
-     WHERE c.collection_id = ${collectionId} AND c.live_count > 0`.execute(db);
+     WHERE c.collection_id = ${collectionId} AND c.live_count > 0`,
+  );
   const last = new Map<string, { price: string; ts: Date }>();
   const missing: { trait_type: string; value: string }[] = [];
   for (const r of rows) {
