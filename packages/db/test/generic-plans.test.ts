@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, onOneConnection } from '../src/database';
 import { tokenTimeline } from '../src/queries/api/activity';
+import { collectionHistory } from '../src/queries/api/analytics-history';
 import { collectionStats } from '../src/queries/api/analytics-stats';
-import { collectionTraitFloors } from '../src/queries/api/analytics-traders';
+import { collectionTopTraders, collectionTraitFloors } from '../src/queries/api/analytics-traders';
 import { listingCardParts } from '../src/queries/api/listing-card';
 import { findLootboxById } from '../src/queries/api/lootbox';
 import { userMarketActivity, userPurchases } from '../src/queries/api/market-activity';
@@ -126,6 +127,13 @@ describe('statements planned once per connection', () => {
           // The best live offer: the highest of the ten that have not expired.
           expect(stats?.bestCollectionOffer).toBe('30100');
           expect(await collectionTraitFloors(connection, C, false)).toEqual([]);
+          const now = new Date();
+          const from = new Date(now.getTime() - 86_400_000);
+          expect(await collectionHistory(connection, C, '1h', from, now, false)).toHaveLength(25);
+          expect(await collectionTopTraders(connection, C, from, now, false, 10)).toEqual({
+            buyers: [],
+            sellers: [],
+          });
         }
         // The answer's own connection: prepared statements are per session.
         return (
@@ -141,6 +149,8 @@ describe('statements planned once per connection', () => {
       expect(generic('live_tokens')).toBeGreaterThan(0);
       expect(generic('WITH floors')).toBeGreaterThan(0);
       expect(generic('cut.v IS NULL')).toBeGreaterThan(0);
+      expect(generic('snapshot_at >= $')).toBeGreaterThan(0);
+      expect(generic('AS address, sum(m.price)')).toBeGreaterThan(0);
     } finally {
       await one.destroy();
     }

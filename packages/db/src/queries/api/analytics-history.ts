@@ -1,6 +1,7 @@
 import type { HistoryBucket as HistoryBucketAnswer } from '@mdq/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../database';
+import { executePrepared } from '../../prepared';
 import { salesOf } from './analytics-stats';
 
 export const HISTORY_INTERVALS = { '1h': 3_600_000, '1d': 86_400_000 } as const;
@@ -31,28 +32,40 @@ export async function collectionHistory(
   const first = bucketStart(from, interval);
   const end = new Date(bucketStart(to, interval).getTime() + ms);
   const [sales, before, snaps, snapBefore] = await Promise.all([
-    sql<{ price: string; ts: Date }>`
+    // Prepared: each reads the one collection through one index, in one plan for every range
+    // (docs/PERFORMANCE.md, trait floors and collection-stats).
+    executePrepared(
+      db,
+      sql<{ price: string; ts: Date }>`
       SELECT m.price::text AS price, m.transaction_timestamp AS ts FROM marketplace_activities m
        WHERE ${salesOf(collectionId, first, new Date(end.getTime() - 1), includeFlagged)}
-       ORDER BY m.transaction_timestamp, m.transaction_version, m.event_index`.execute(db),
-    sql<{ price: string }>`
+       ORDER BY m.transaction_timestamp, m.transaction_version, m.event_index`,
+    ),
+    executePrepared(
+      db,
+      sql<{ price: string }>`
       SELECT m.price::text AS price FROM marketplace_activities m
        WHERE ${salesOf(collectionId, null, new Date(first.getTime() - 1), includeFlagged)}
-       ORDER BY m.transaction_timestamp DESC, m.transaction_version DESC, m.event_index DESC LIMIT 1`.execute(
-      db,
+       ORDER BY m.transaction_timestamp DESC, m.transaction_version DESC, m.event_index DESC LIMIT 1`,
     ),
-    sql<{ floor: string | null; at: Date }>`
+    executePrepared(
+      db,
+      sql<{ floor: string | null; at: Date }>`
       SELECT floor_price::text AS floor, snapshot_at AS at FROM collection_snapshots
        WHERE collection_id = ${collectionId} AND snapshot_at >= ${first} AND snapshot_at < ${end}
-       ORDER BY snapshot_at`.execute(db),
-    sql<{ floor: string | null }>`
+       ORDER BY snapshot_at`,
+    ),
+    executePrepared(
+      db,
+      sql<{ floor: string | null }>`
       SELECT floor_price::text AS floor FROM collection_snapshots
        WHERE collection_id = ${collectionId} AND snapshot_at < ${first}
-       ORDER BY snapshot_at DESC LIMIT 1`.execute(db),
+       ORDER BY snapshot_at DESC LIMIT 1`,
+    ),
   ]);
   const buckets: HistoryBucket[] = [];
-  let close: string | null = before.rows[0]?.price ?? null;
-  let floor: string | null = snapBefore.rows[0]?.floor ?? null;
+  let close: string | null = before[0]?.price ?? null;
+  let floor: string | null = snapBefore[0]?.floor ?? null;
   let si = 0;
   let fi = 0;
   for (let t = first.getTime(); t < end.getTime(); t += ms) {
@@ -62,8 +75,8 @@ export async function collectionHistory(
     let low: bigint | null = null;
     let volume = 0n;
     let count = 0;
-    for (; si < sales.rows.length && (sales.rows[si]?.ts.getTime() ?? 0) < bucketEnd; si++) {
-      const price = sales.rows[si]?.price as string;
+    for (; si < sales.length && (sales[si]?.ts.getTime() ?? 0) < bucketEnd; si++) {
+      const price = sales[si]?.price as string;
       const p = BigInt(price);
       open ??= price;
       high = high === null || p > high ? p : high;
@@ -72,8 +85,8 @@ export async function collectionHistory(
       count++;
       close = price;
     }
-    for (; fi < snaps.rows.length && (snaps.rows[fi]?.at.getTime() ?? 0) < bucketEnd; fi++) {
-      floor = snaps.rows[fi]?.floor ?? null;
+    for (; fi < snaps.length && (snaps[fi]?.at.getTime() ?? 0) < bucketEnd; fi++) {
+      floor = snaps[fi]?.floor ?? null;
     }
     buckets.push({
       start: new Date(t).toISOString(),

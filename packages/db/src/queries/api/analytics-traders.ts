@@ -152,6 +152,10 @@ export async function collectionTopTraders(
      WHERE ${salesOf(collectionId, from, now, includeFlagged)} AND m.${sql.ref(column)} IS NOT NULL
      GROUP BY m.${sql.ref(column)}
      ORDER BY sum(m.price) DESC, m.${sql.ref(column)} LIMIT ${limit}`;
-  const [buyers, sellers] = await Promise.all([side('buyer').execute(db), side('seller').execute(db)]);
-  return { buyers: buyers.rows, sellers: sellers.rows };
+  // Prepared: one collection's sales through its index, one plan for every window.
+  const [buyers, sellers] = await Promise.all([
+    executePrepared(db, side('buyer')),
+    executePrepared(db, side('seller')),
+  ]);
+  return { buyers, sellers };
 }
