@@ -85,8 +85,24 @@ export function createPool(url: string, options: CreateDbOptions = {}): pg.Pool 
 
 // The pool behind each Db, for the few callers that need a raw client (COPY streams).
 const pools = new WeakMap<Db, pg.Pool>();
-// The client behind each Db of one connection (onOneConnection), for prepared statements.
+// The client behind each Db of one connection (onOneConnection), for prepared statements, and
+// that Db of each pooled client: clients are reused, so each is lent to Kysely once.
 const clients = new WeakMap<Db, pg.PoolClient>();
+const lentDbs = new WeakMap<pg.PoolClient, Db>();
+
+/** A Db whose every statement runs on `client` (a pool to Kysely that always hands it out). */
+function lentDb(client: pg.PoolClient): Db {
+  let db = lentDbs.get(client);
+  if (db === undefined) {
+    const lent = { query: client.query.bind(client), release: () => {} };
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: { connect: async () => lent, end: async () => {} } as never }),
+    });
+    clients.set(db, client);
+    lentDbs.set(client, db);
+  }
+  return db;
+}
 
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
   const pool = createPool(url, options);
@@ -125,14 +141,8 @@ export async function onOneConnection<T>(db: Db, run: (connection: Db) => Promis
   const pool = pools.get(db);
   if (!pool) return db.connection().execute(run);
   const client = await pool.connect();
-  // The one client, lent to Kysely as a pool that always hands it out and never ends it.
-  const lent = { query: client.query.bind(client), release: () => {} };
-  const connection = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: { connect: async () => lent, end: async () => {} } as never }),
-  });
-  clients.set(connection, client);
   try {
-    return await run(connection);
+    return await run(lentDb(client));
   } finally {
     // pg-pool discards a client that can no longer query (its connection lost) on release.
     client.release();

@@ -15,8 +15,8 @@ import { type Db, queryTargetOf } from './database';
  *
  * Postgres keeps the generic plan only when its estimate is near the custom plans' average: a
  * parameter the custom plans estimate from a histogram and the generic one by a default (a range
- * on `now`) can keep it planning every run; hide such a value from both (`(SELECT $1)`, bids.ts
- * `unestimated`). test/generic-plans.test.ts checks the statements that rely on it.
+ * on `now`) can keep it planning every run; hide such a value from both (`unestimated`,
+ * below). test/generic-plans.test.ts checks the statements that rely on it.
  *
  * A prepared statement names its output columns (no `*` over a table): once a migration adds a
  * column, one whose result came from `*` fails with "cached plan must not change result type" on

@@ -32,11 +32,10 @@ export async function collectionHistory(
   const first = bucketStart(from, interval);
   const end = new Date(bucketStart(to, interval).getTime() + ms);
   const [sales, before, snaps, snapBefore] = await Promise.all([
-    // Prepared: each reads the one collection through one index, in one plan for every range
-    // (docs/PERFORMANCE.md, trait floors and collection-stats).
-    // Each bucket's sales summed by Postgres, not shipped one by one: the busiest collection's month
-    // was 5,000 rows to read into the process for 30 buckets. A bucket is its start's index in
-    // whole intervals since the epoch (ms), as bucketStart aligns it.
+    // All four prepared: each reads the one collection through one index, in one plan for every
+    // range (docs/PERFORMANCE.md). Each bucket's sales are summed by Postgres, not shipped one by
+    // one (the busiest collection's month was 5,000 rows for 30 buckets); a bucket is its start's
+    // index in whole intervals since the epoch (ms), as bucketStart aligns it.
     executePrepared(
       db,
       sql<{
