@@ -270,6 +270,16 @@ describe('per-collection keys of the analytics: asked by id or by pair, a sale e
     `/collection-history?creator=${CREATOR}&collection=${name}&interval=1h&to=${TO}`,
     `/collection-top-traders?collectionId=${id}&window=all`,
     `/collection-top-traders?creator=${CREATOR}&collection=${name}&window=30d`,
+    ...stats(id, name),
+    ...traitFloors(id, name),
+  ];
+  const traitFloors = (id: string, name: string) => [
+    `/collection-trait-floors?collectionId=${id}`,
+    `/collection-trait-floors?creator=${CREATOR}&collection=${name}&includeFlagged=true`,
+  ];
+  const stats = (id: string, name: string) => [
+    `/collection-stats?collectionId=${id}&window=all`,
+    `/collection-stats?creator=${CREATOR}&collection=${name}&window=30d`,
   ];
   const byLootbox = [
     '/collection-history?lootboxId=7&interval=1d&to=' + TO,
@@ -328,6 +338,65 @@ describe('per-collection keys of the analytics: asked by id or by pair, a sale e
     // The lootbox is Cats': its counter is Cats' (the answers by id or pair read no lootbox, so
     // retiring them is only cautious); asked by lootbox, the global counter moved.
     expect(await missed(h, [...cats, ...byLootbox])).toEqual([...cats, ...byLootbox]);
+  });
+
+  it('a transfer in Dogs (its ownerships and token activity) retires the Dogs stats only', async () => {
+    const cats = analytics(COLLECTION, 'Cats');
+    const dogs = analytics(DOGS, 'Dogs');
+    await warm(h, [...cats, ...dogs]);
+    const before = JSON.parse((await cacheOf(h, stats(DOGS, 'Dogs')[0] ?? '')).body) as {
+      data: { top10HoldersShare: number | null };
+    };
+    await h.test.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('token_ownerships').where('token_data_id', '=', DOG).execute();
+      await trx
+        .insertInto('token_ownerships')
+        .values({
+          token_data_id: DOG,
+          property_version: '0',
+          owner_address: BUYER,
+          collection_id: DOGS,
+          token_standard: 'v2',
+          amount: '1',
+          last_transaction_version: 10,
+        })
+        .execute();
+    });
+    await h.fx.tokenActivity({ version: 10, kind: 'transfer', tokenId: DOG, collectionId: DOGS, to: BUYER });
+    expect(await missed(h, cats)).toEqual([]);
+    // History and top traders read sales alone: a transfer leaves them standing.
+    expect(await missed(h, dogs)).toEqual(stats(DOGS, 'Dogs'));
+    // Never stale: Dog #1 is held again, by its new owner.
+    const after = JSON.parse((await cacheOf(h, stats(DOGS, 'Dogs')[0] ?? '')).body) as typeof before;
+    expect(before.data.top10HoldersShare).toBe(0);
+    expect(after.data.top10HoldersShare).toBe(1);
+  });
+
+  it("a Dog's traits (token_attributes, and the counts they keep) retire the Dogs trait floors and stats only", async () => {
+    const cats = analytics(COLLECTION, 'Cats');
+    const dogs = analytics(DOGS, 'Dogs');
+    await warm(h, [...cats, ...dogs]);
+    await h.fx.attribute(DOG, DOGS, 'Coat', 'Spotted');
+    expect(await missed(h, cats)).toEqual([]);
+    // The attributes' trigger keeps the value counts and the collection's totals, which stats read.
+    expect(await missed(h, dogs)).toEqual([...stats(DOGS, 'Dogs'), ...traitFloors(DOGS, 'Dogs')]);
+    // Never stale: the new value is in the answer.
+    expect((await cacheOf(h, traitFloors(DOGS, 'Dogs')[0] ?? '')).body).toContain('"Spotted"');
+  });
+
+  it("a burn stored without its collection retires its token's collection's stats; of a token not stored, every collection's", async () => {
+    const cats = analytics(COLLECTION, 'Cats');
+    const dogs = analytics(DOGS, 'Dogs');
+    await warm(h, [...cats, ...dogs]);
+    await h.fx.tokenActivity({ version: 11, kind: 'burn', tokenId: DOG, collectionId: null });
+    expect(await missed(h, cats)).toEqual([]);
+    expect(await missed(h, dogs)).toEqual(stats(DOGS, 'Dogs'));
+    await warm(h, [...cats, ...dogs]);
+    await h.fx.tokenActivity({ version: 12, kind: 'burn', tokenId: addr(0x9999), collectionId: null });
+    expect(await missed(h, [...cats, ...dogs])).toEqual([
+      ...stats(COLLECTION, 'Cats'),
+      ...stats(DOGS, 'Dogs'),
+    ]);
   });
 
   it('never stale: a collection asked by an id it does not have yet answers 404, then its data once it exists', async () => {

@@ -32,6 +32,7 @@ import * as analyticsReads from './migrations/2026-12-04T1000_analytics_reads';
 import * as liveTokenCountsVersioned from './migrations/2026-12-05T1000_live_token_counts_versioned';
 import * as salesCollectionVersions from './migrations/2026-12-06T1000_sales_collection_versions';
 import * as walletVersions from './migrations/2026-12-07T1000_wallet_versions';
+import * as analyticsCollectionVersions from './migrations/2026-12-08T1000_analytics_collection_versions';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-05T1000_live_token_counts_versioned': liveTokenCountsVersioned,
   '2026-12-06T1000_sales_collection_versions': salesCollectionVersions,
   '2026-12-07T1000_wallet_versions': walletVersions,
+  '2026-12-08T1000_analytics_collection_versions': analyticsCollectionVersions,
 };
 
 /** The migrations' names in the order they run. */

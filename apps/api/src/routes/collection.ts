@@ -194,8 +194,9 @@ const TRAIT_FLOORS_TABLES = [
 /** The window's sales. */
 const TOP_TRADERS_TABLES = [...SELECTOR_TABLES, 'marketplace_activities'] as const;
 /**
- * History and top traders read every table by the collection's id (or the pair's lookup): asked
- * by id or pair they key on that collection's counters, and a sale elsewhere leaves them cached.
+ * History, top traders, stats and trait floors read every table by the collection's id (or the pair's lookup):
+ * asked by id or pair they key on that collection's counters, and a sale elsewhere leaves them
+ * cached. (A token read by its id is one of the collection's: the statements say so, `t.collection_id`.)
  */
 const BY_COLLECTION = { tables: ['collections', 'lootboxes', 'marketplace_activities'], byId: true } as const;
 
@@ -263,7 +264,7 @@ export async function collectionRoutes(
         querystring: StatsQuery,
         response: { 200: Fresh(CollectionStats, STATS_EXAMPLE), ...ERRORS },
       },
-      config: { readCache: { tables: STATS_TABLES } },
+      config: { readCache: { tables: STATS_TABLES, collection: { tables: STATS_TABLES, byId: true } } },
     },
     async (request) => {
       const { window, includeFlagged } = request.query;
@@ -329,7 +330,9 @@ export async function collectionRoutes(
         querystring: TraitFloorsQuery,
         response: { 200: Fresh(TraitFloors, TRAIT_FLOORS_EXAMPLE), ...ERRORS },
       },
-      config: { readCache: { tables: TRAIT_FLOORS_TABLES } },
+      config: {
+        readCache: { tables: TRAIT_FLOORS_TABLES, collection: { tables: TRAIT_FLOORS_TABLES, byId: true } },
+      },
     },
     async (request) => {
       return analyticsAnswer(db, request, request.query, (connection, id) =>

@@ -112,7 +112,8 @@ export class Fixtures {
     index?: number;
     kind: string;
     tokenId: string;
-    collectionId: string;
+    /** Null: stored without its collection, as a v2 transfer or burn that wrote no Token resource. */
+    collectionId: string | null;
     from?: string | null;
     to?: string | null;
   }) {

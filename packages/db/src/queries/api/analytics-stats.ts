@@ -126,7 +126,8 @@ export async function collectionStats(
                             WHERE o.collection_id = ${collectionId} AND o.owner_address = l.seller
                               AND o.token_data_id = l.token_data_id AND o.amount > 0)
       ) h
-      WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned)
+      WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned
+                          AND t.collection_id = ${collectionId})
       GROUP BY holder ORDER BY held DESC LIMIT 10`,
     ),
     executePrepared(

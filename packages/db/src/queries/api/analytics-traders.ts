@@ -30,7 +30,7 @@ export async function collectionTraitFloors(
         SELECT a.trait_type, a.value, min(l.price) AS floor
           FROM token_attributes a
           JOIN listings l ON l.token_data_id = a.token_data_id
-          JOIN tokens t ON t.token_data_id = a.token_data_id
+          JOIN tokens t ON t.token_data_id = a.token_data_id AND t.collection_id = ${collectionId}
          WHERE a.collection_id = ${collectionId} AND l.status = 'active' AND ${isNativeCoin('l.coin_type')}
            -- The listing's own collection too, so the collection's active listings come from their
            -- index: without it, the 1M chain's plan read every active listing of every collection.
@@ -108,7 +108,11 @@ export async function traitLastSales(
         SELECT m.price, m.transaction_timestamp AS ts FROM marketplace_activities m
          WHERE ${sales} AND m.transaction_version >= COALESCE(cut.v, 0)
            AND EXISTS (SELECT 1 FROM token_attributes a WHERE a.token_data_id = m.token_data_id
-                          AND a.trait_type = c.trait_type AND a.value = c.value)
+                          AND a.trait_type = c.trait_type AND a.value = c.value
+                          -- The sale's token is of its collection; stated so the page reads attributes by
+                          -- collection (its cache key), as a filter: an equality here let the planner
+                          -- probe the collection's trait index per sale (9 -> 234 ms, the largest collection).
+                          AND (a.collection_id = m.collection_id) IS TRUE)
          ORDER BY m.transaction_version DESC, m.event_index DESC LIMIT 1) s ON true
      WHERE c.collection_id = ${collectionId} AND c.live_count > 0`,
   );

@@ -37,13 +37,20 @@ export async function rebuildFloorsAt(
       JOIN marketplace_activities m ON m.token_data_id = l.token_data_id AND m.marketplace = l.marketplace
         AND m.kind IN ('place_listing', 'cancel_listing', 'fill_listing')
         AND ${eventListingKey} = l.listing_id AND m.transaction_timestamp < ${at}
+        -- The listing's events are of its collection. One stored without a collection is written
+        -- with its listing row (the indexer keeps listings from their events), which is counted
+        -- per collection: the collection pages' keys see it either way.
+        AND (m.collection_id = l.collection_id OR m.collection_id IS NULL)
       WHERE l.collection_id = ANY(${[...collectionIds]}::text[])
         AND (l.closed_at IS NULL OR l.closed_at >= ${at})
       ORDER BY l.marketplace, l.listing_id, m.transaction_version DESC, m.event_index DESC
     ) e
     WHERE e.kind = 'place_listing' AND ${isNativeCoin('e.coin_type')}
       AND NOT EXISTS (SELECT 1 FROM token_activities a WHERE a.token_data_id = e.token_data_id
-                        AND a.kind = 'burn' AND a.transaction_timestamp < ${at})
+                        AND a.kind = 'burn' AND a.transaction_timestamp < ${at}
+                        -- The token's burn is of its collection (one asked for); one stored without
+                        -- a collection counts for its token's (the per-collection write counters).
+                        AND (a.collection_id = ANY(${[...collectionIds]}::text[]) OR a.collection_id IS NULL))
     GROUP BY e.collection_id
   `.execute(db);
   for (const r of rows) result.set(r.id, r.floor);

@@ -5,8 +5,13 @@ import { type RawBuilder, sql } from 'kysely';
  * an anti-join against the small partial index of burned tokens (tokens_burned, migration
  * 2026-11-29T1000), where a join with `tokens` probed its primary key once per row.
  */
-export function notBurned(column: string): RawBuilder<boolean> {
-  return sql<boolean>`NOT EXISTS (SELECT 1 FROM tokens burned WHERE burned.token_data_id = ${sql.ref(column)} AND burned.is_burned)`;
+export function notBurned(column: string, collectionColumn?: string): RawBuilder<boolean> {
+  // A listing's token is of the listing's collection: stating it (`collectionColumn`) changes no
+  // answer, and makes the read one by collection, which a collection page's cache key relies on
+  // (its collection's write counters, apps/api read-tables test).
+  const sameCollection =
+    collectionColumn === undefined ? sql`` : sql` AND burned.collection_id = ${sql.ref(collectionColumn)}`;
+  return sql<boolean>`NOT EXISTS (SELECT 1 FROM tokens burned WHERE burned.token_data_id = ${sql.ref(column)} AND burned.is_burned${sameCollection})`;
 }
 
 /*

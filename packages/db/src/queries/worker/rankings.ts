@@ -101,7 +101,7 @@ export async function loadHolderCounts(
       SELECT count(DISTINCT l.seller)::int
       FROM listings l
       WHERE l.collection_id = c.collection_id AND l.status = 'active' AND l.seller IS NOT NULL
-        AND ${notBurned('l.token_data_id')}
+        AND ${notBurned('l.token_data_id', 'l.collection_id')}
         AND NOT EXISTS (SELECT 1 FROM token_ownerships o
                         WHERE o.owner_address = l.seller AND o.collection_id = c.collection_id AND o.amount > 0)
     ) AS holders

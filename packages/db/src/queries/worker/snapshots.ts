@@ -32,7 +32,7 @@ function currentFloorsSql(where: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     SELECT l.collection_id, min(l.price) AS floor, count(*)::int AS listed
     FROM listings l
-    WHERE l.status = 'active' AND ${where} AND ${isNativeCoin('l.coin_type')} AND ${notBurned('l.token_data_id')}
+    WHERE l.status = 'active' AND ${where} AND ${isNativeCoin('l.coin_type')} AND ${notBurned('l.token_data_id', 'l.collection_id')}
     GROUP BY l.collection_id`;
 }
 
@@ -110,6 +110,9 @@ async function floorsFromChanges(
       SELECT DISTINCT l.collection_id FROM token_activities b
       JOIN listings l ON l.token_data_id = b.token_data_id
       WHERE b.kind = 'burn' AND b.transaction_timestamp < ${at}
+        -- The token's burn is of its collection (one asked for); one stored without a collection
+        -- counts for its token's (the per-collection write counters).
+        AND (b.collection_id = ANY(${ids}::text[]) OR b.collection_id IS NULL)
         AND (l.closed_at IS NULL OR l.closed_at >= b.transaction_timestamp)
         AND l.collection_id = ANY(${ids}::text[])
     )
