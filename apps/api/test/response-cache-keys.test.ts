@@ -180,6 +180,33 @@ describe('per-collection keys: a sale in one collection leaves the other collect
     expect(listings.body).toContain('"250"');
   });
 
+  it('a crawled document of a Dog retires the Dogs token pages, and no Cats page', async () => {
+    const traits = (name: string, token: string) =>
+      `/token/traits?creator=${CREATOR}&collection=${name}&tokenName=${encodeURIComponent(token)}&tokenStandard=v2`;
+    const tokenPages = [
+      ...pages('Cats'),
+      traits('Cats', 'Cat #1'),
+      ...pages('Dogs'),
+      traits('Dogs', 'Dog #1'),
+    ];
+    await warm(h, tokenPages);
+    await sql`INSERT INTO metadata_documents (kind, subject_id, collection_id, uri, subject_version, status,
+                image, attributes, fetched_at, refresh_at)
+              VALUES ('token', ${DOG}, ${DOGS}, 'https://example.test/dog/1', 4, 'ok',
+                'https://example.test/dog/1.png', '[{"trait_type":"Coat","value":"Spotted"}]', now(), now())`.execute(
+      h.test.db,
+    );
+    await h.fx.attribute(DOG, DOGS, 'Coat', 'Spotted');
+    expect(await missed(h, [...pages('Cats'), traits('Cats', 'Cat #1')])).toEqual([]);
+    // The token list shows the document's image; the traits page the new trait.
+    expect(await missed(h, [...pages('Dogs'), traits('Dogs', 'Dog #1')])).toEqual([
+      pages('Dogs')[0],
+      traits('Dogs', 'Dog #1'),
+    ]);
+    expect((await cacheOf(h, pages('Dogs')[0] ?? '')).body).toContain('dog/1.png');
+    expect((await cacheOf(h, traits('Dogs', 'Dog #1'))).body).toContain('"Spotted"');
+  });
+
   it('a mint in Dogs retires the Dogs pages that read tokens, and no Cats page', async () => {
     await warm(h, [...pages('Cats'), ...pages('Dogs')]);
     await h.fx.token({

@@ -33,6 +33,7 @@ import * as liveTokenCountsVersioned from './migrations/2026-12-05T1000_live_tok
 import * as salesCollectionVersions from './migrations/2026-12-06T1000_sales_collection_versions';
 import * as walletVersions from './migrations/2026-12-07T1000_wallet_versions';
 import * as analyticsCollectionVersions from './migrations/2026-12-08T1000_analytics_collection_versions';
+import * as documentsCollectionVersions from './migrations/2026-12-08T1100_documents_collection_versions';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-06T1000_sales_collection_versions': salesCollectionVersions,
   '2026-12-07T1000_wallet_versions': walletVersions,
   '2026-12-08T1000_analytics_collection_versions': analyticsCollectionVersions,
+  '2026-12-08T1100_documents_collection_versions': documentsCollectionVersions,
 };
 
 /** The migrations' names in the order they run. */

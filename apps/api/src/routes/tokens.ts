@@ -160,7 +160,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       config: {
         readCache: {
           tables: ['collection_trait_totals', 'collections', 'metadata_documents', 'tokens'],
-          collection: { tables: ['collection_trait_totals', 'collections', 'tokens'] },
+          collection: { tables: ['collection_trait_totals', 'collections', 'metadata_documents', 'tokens'] },
         },
       },
     },
@@ -269,7 +269,17 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
             'tokens',
             'trait_value_counts',
           ],
-          collection: { tables: ['collections', 'tokens'] },
+          collection: {
+            tables: [
+              'collection_trait_totals',
+              'collections',
+              'metadata_documents',
+              'token_attributes',
+              'token_rarity',
+              'tokens',
+              'trait_value_counts',
+            ],
+          },
         },
         cacheSeconds: 30,
       },

@@ -16,7 +16,10 @@ export const TOKEN_COLUMNS = sql`
   t.lootbox_id, t.lootbox_tier, t.minted_at, t.minted_version, t.last_transaction_version,
   (SELECT json_build_object('image', d.image, 'animation_url', d.animation_url, 'status', d.status,
             'error', d.error, 'fetched_at', d.fetched_at, 'valid', (d.report ->> 'valid')::boolean)
-     FROM metadata_documents d WHERE d.kind = 'token' AND d.subject_id = t.token_data_id) AS document`;
+     FROM metadata_documents d WHERE d.kind = 'token' AND d.subject_id = t.token_data_id
+      -- The crawler files a token's document under the token's collection. Stated so the page reads
+      -- documents by collection (its cache key's counters), as a filter on the primary-key probe.
+      AND (d.collection_id = t.collection_id) IS TRUE) AS document`;
 
 /** What token answers show of the crawled document (one primary-key probe per token). */
 interface DocumentSummary {

@@ -20,7 +20,8 @@ export async function tokenTraits(
   rarityRank: number | null;
   rarityScore: number | null;
 }> {
-  // Key lookups by the token's id: prepared, planned once per connection.
+  // Key lookups by the token's id: prepared, planned once per connection. The token's rows are its
+  // collection's; stated, so the page reads by collection (its cache key is the collection's counters).
   const rows = await executePrepared(
     db,
     sql<{
@@ -37,9 +38,9 @@ export async function tokenTraits(
                FROM token_attributes a
                LEFT JOIN trait_value_counts c
                  ON c.collection_id = a.collection_id AND c.trait_type = a.trait_type AND c.value = a.value
-              WHERE a.token_data_id = ${tokenId}), '[]') AS traits
+              WHERE a.token_data_id = ${tokenId} AND a.collection_id = ${collectionId}), '[]') AS traits
       FROM (SELECT ${tokenId}::text AS token_data_id) t
-      LEFT JOIN token_rarity r ON r.token_data_id = t.token_data_id`,
+      LEFT JOIN token_rarity r ON r.token_data_id = t.token_data_id AND r.collection_id = ${collectionId}`,
   );
   const row = rows[0];
   const collectionSize = row?.size ?? 0;
