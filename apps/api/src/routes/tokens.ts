@@ -93,6 +93,20 @@ const TokenTraitsQuery = Type.Object({
 const tags = ['tokens'];
 
 /** Token area: balances, tokens of a collection or lootbox, a token's timeline and traits. */
+/**
+ * A token's traits page: the token, its document, attributes, rarity, and its collection's value
+ * counts and live total, every one read with the token's collection (the page keys on its counters).
+ */
+const TOKEN_TRAITS_TABLES = [
+  'collection_trait_totals',
+  'collections',
+  'metadata_documents',
+  'token_attributes',
+  'token_rarity',
+  'tokens',
+  'trait_value_counts',
+] as const;
+
 export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -260,26 +274,8 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       },
       config: {
         readCache: {
-          tables: [
-            'collection_trait_totals',
-            'collections',
-            'metadata_documents',
-            'token_attributes',
-            'token_rarity',
-            'tokens',
-            'trait_value_counts',
-          ],
-          collection: {
-            tables: [
-              'collection_trait_totals',
-              'collections',
-              'metadata_documents',
-              'token_attributes',
-              'token_rarity',
-              'tokens',
-              'trait_value_counts',
-            ],
-          },
+          tables: TOKEN_TRAITS_TABLES,
+          collection: { tables: TOKEN_TRAITS_TABLES },
         },
         cacheSeconds: 30,
       },
