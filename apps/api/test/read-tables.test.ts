@@ -73,7 +73,11 @@ function undeclared(scans: readonly RelationScan[], config: ReadCacheConfig): st
  * ids (`per_collection.id`, `ANY($n)`) or the collection of a row of the page's other scoped reads
  * (`r.collection_id`): what the route's SQL states, which a reviewer of the SQL confirms.
  */
-function unscopedScans(scans: readonly RelationScan[], config: ReadCacheConfig): RelationScan[] {
+function unscopedScans(
+  scans: readonly RelationScan[],
+  config: ReadCacheConfig,
+  token?: string,
+): RelationScan[] {
   const scoped = new Set<string>(config.collection?.tables ?? []);
   return scans.filter(
     (s) =>
@@ -81,7 +85,9 @@ function unscopedScans(scans: readonly RelationScan[], config: ReadCacheConfig):
       !s.conditions.some(
         (c) =>
           /\bcollection_id\s*=/.test(c) ||
-          (s.relation === 'collections' && /creator_address\s*=/.test(c) && /collection_name\s*=/.test(c)),
+          (s.relation === 'collections' && /creator_address\s*=/.test(c) && /collection_name\s*=/.test(c)) ||
+          // A token page's own token row: the collection its key resolves is that row's.
+          (token !== undefined && s.relation === 'tokens' && c.includes(`token_data_id = '${token}'`)),
       ),
   );
 }
@@ -156,11 +162,15 @@ describe('cached routes declare every table they read', () => {
     const scans = await scansOf(path);
     if (process.env['DUMP_SCANS']) console.log('SCANS', JSON.stringify({ path, scans }));
     expect(undeclared(scans, config), 'read but not in readCache.tables').toEqual([]);
+    const token = config.collection?.byToken ? new URL(path, 'http://x').searchParams.get('tokenId') : null;
     const named =
       (path.includes('creator=') && path.includes('collection=')) ||
-      (config.collection?.byId === true && path.includes('collectionId='));
+      (config.collection?.byId === true && path.includes('collectionId=')) ||
+      token !== null;
     if (config.collection && named) {
-      expect(unscopedScans(scans, config), 'read by other than the collection').toEqual([]);
+      expect(unscopedScans(scans, config, token ?? undefined), 'read by other than the collection').toEqual(
+        [],
+      );
     }
     if (config.wallet) {
       expect(path).toContain('address=');

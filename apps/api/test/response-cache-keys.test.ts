@@ -207,6 +207,42 @@ describe('per-collection keys: a sale in one collection leaves the other collect
     expect((await cacheOf(h, traits('Dogs', 'Dog #1'))).body).toContain('"Spotted"');
   });
 
+  it("a token's card and history key on its collection: a Dog's sale retires the Dog's, no Cat's", async () => {
+    const tokenPages = (token: string) => [
+      `/market/listing-card?tokenId=${token}&tokenStandard=v2`,
+      `/market/token-history-by-tokenId?tokenId=${token}`,
+    ];
+    await warm(h, [...tokenPages(TOKEN), ...tokenPages(DOG)]);
+    await h.fx.marketActivity({
+      version: 20,
+      kind: 'fill_listing',
+      tokenId: DOG,
+      collectionId: DOGS,
+      collection: 'Dogs',
+      creator: CREATOR,
+      price: '275',
+      seller: OWNER,
+      buyer: BUYER,
+    });
+    expect(await missed(h, tokenPages(TOKEN))).toEqual([]);
+    expect(await missed(h, tokenPages(DOG))).toEqual(tokenPages(DOG));
+    // Never stale: the sale is on the card and in the history.
+    expect((await cacheOf(h, tokenPages(DOG)[0] ?? '')).body).toContain('"275"');
+    expect((await cacheOf(h, tokenPages(DOG)[1] ?? '')).body).toContain('"275"');
+    // A Cat's transfer stored without its collection counts for the Cats (its token's collection).
+    await warm(h, [...tokenPages(TOKEN), ...tokenPages(DOG)]);
+    await h.fx.tokenActivity({
+      version: 21,
+      kind: 'transfer',
+      tokenId: TOKEN,
+      collectionId: null,
+      to: BUYER,
+    });
+    expect(await missed(h, tokenPages(DOG))).toEqual([]);
+    expect(await missed(h, tokenPages(TOKEN))).toEqual([tokenPages(TOKEN)[1]]);
+    expect((await cacheOf(h, tokenPages(TOKEN)[1] ?? '')).body).toContain('"transfer"');
+  });
+
   it('a mint in Dogs retires the Dogs pages that read tokens, and no Cats page', async () => {
     await warm(h, [...pages('Cats'), ...pages('Dogs')]);
     await h.fx.token({

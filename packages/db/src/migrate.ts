@@ -34,6 +34,7 @@ import * as salesCollectionVersions from './migrations/2026-12-06T1000_sales_col
 import * as walletVersions from './migrations/2026-12-07T1000_wallet_versions';
 import * as analyticsCollectionVersions from './migrations/2026-12-08T1000_analytics_collection_versions';
 import * as documentsCollectionVersions from './migrations/2026-12-08T1100_documents_collection_versions';
+import * as tokenRowsCollectionVersions from './migrations/2026-12-08T1200_token_rows_collection_versions';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-07T1000_wallet_versions': walletVersions,
   '2026-12-08T1000_analytics_collection_versions': analyticsCollectionVersions,
   '2026-12-08T1100_documents_collection_versions': documentsCollectionVersions,
+  '2026-12-08T1200_token_rows_collection_versions': tokenRowsCollectionVersions,
 };
 
 /** The migrations' names in the order they run. */

@@ -229,6 +229,10 @@ function scopeSelectorOf(request: FastifyRequest, config: ReadCacheConfig): Scop
       : undefined;
   }
   if (!config.collection) return undefined;
+  if (config.collection.byToken) {
+    const token = query?.['tokenId'];
+    return typeof token === 'string' && isAddress(token) ? { token: normalizeAddress(token) } : undefined;
+  }
   const id = query?.['collectionId'];
   if (config.collection.byId && id !== undefined) {
     return typeof id === 'string' && isAddress(id) ? { id: normalizeAddress(id) } : undefined;

@@ -18,6 +18,9 @@ import type { CollectionVersionedTable, Database, WalletVersionedTable } from '@
  *   collections), each a table of COLLECTION_VERSIONED_TABLES and among `tables`. Those key on the
  *   collection's counters instead of the table's: a write to another collection leaves the page
  *   cached. A request that names its collection otherwise (a lootboxId) keys on the global ones.
+ *   `byToken`: the page is about one token, asked by its `tokenId`; the reading resolves the token's
+ *   stored collection, whose counters key the tables it names (a token not stored: the global ones).
+ *   A token's own row, read by that id, is of that collection by definition.
  * - `wallet`: for a page asked about one wallet (its `address` query parameter): the tables its
  *   statements read only by that wallet's column (WALLET_VERSIONED_TABLES, and among `tables`).
  *   Those key on the wallet's bucket counters: a write that names other wallets leaves it cached.
@@ -25,6 +28,6 @@ import type { CollectionVersionedTable, Database, WalletVersionedTable } from '@
  */
 export interface ReadCacheConfig {
   tables: readonly (keyof Database)[];
-  collection?: { tables: readonly CollectionVersionedTable[]; byId?: true };
+  collection?: { tables: readonly CollectionVersionedTable[]; byId?: true; byToken?: true };
   wallet?: { tables: readonly WalletVersionedTable[] };
 }

@@ -56,6 +56,9 @@ const SCOPED = {
 function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
   if (config.tables.length === 0) throw new Error(`${url}: readCache names no table`);
   if (config.collection && config.wallet) throw new Error(`${url}: readCache names two scopes`);
+  if (config.collection?.byId && config.collection.byToken) {
+    throw new Error(`${url}: readCache.collection is asked by id or by token, not both`);
+  }
   for (const scope of ['collection', 'wallet'] as const) {
     for (const table of config[scope]?.tables ?? []) {
       if (!SCOPED[scope].has(table) || !(config.tables as readonly string[]).includes(table)) {

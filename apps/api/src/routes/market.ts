@@ -107,6 +107,19 @@ const ListingCardDetail = Type.Object({
 
 const tags = ['market'];
 
+/** A token's card: the token and its document, listings, holders, floor, best bid, sales and rarity. */
+const LISTING_CARD_TABLES = [
+  'collection_offers',
+  'collections',
+  'listings',
+  'marketplace_activities',
+  'metadata_documents',
+  'token_offers',
+  'token_ownerships',
+  'token_rarity',
+  'tokens',
+] as const;
+
 /** `/market/*` but the wallet-scoped lists (`market/user.ts`): listings, bids, search, listing cards, a token's history. */
 export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -121,8 +134,10 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
       config: {
+        // Keyed on the token's collection: a write elsewhere leaves the token's history cached.
         readCache: {
           tables: TOKEN_TIMELINE_TABLES,
+          collection: { tables: TOKEN_TIMELINE_TABLES, byToken: true },
         },
       },
     },
@@ -144,18 +159,10 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         response: { 200: One(ListingCardDetail), ...ERRORS },
       },
       config: {
+        // Keyed on the token's collection: a write elsewhere leaves the card cached.
         readCache: {
-          tables: [
-            'collection_offers',
-            'collections',
-            'listings',
-            'marketplace_activities',
-            'metadata_documents',
-            'token_offers',
-            'token_ownerships',
-            'token_rarity',
-            'tokens',
-          ],
+          tables: LISTING_CARD_TABLES,
+          collection: { tables: LISTING_CARD_TABLES, byToken: true },
         },
         cacheSeconds: 5,
       },

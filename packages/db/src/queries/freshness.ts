@@ -70,12 +70,20 @@ export interface WalletSelector {
   wallet: string;
 }
 
-/** How a request names what its answer is about: a collection by pair or by id, or a wallet. */
-export type ScopeSelector = CollectionPair | CollectionIdSelector | WalletSelector;
+/** A token a page is about, by its id: its page keys on its collection's counters. */
+export interface TokenSelector {
+  token: string;
+}
+
+/** How a request names what its answer is about: a collection by pair or by id, a token, or a wallet. */
+export type ScopeSelector = CollectionPair | CollectionIdSelector | WalletSelector | TokenSelector;
 
 /** What a reading found for one selector. */
 export interface ReadScope {
-  /** The collections that have the pair now, sorted; for an id, that id; for a wallet, its bucket's counter id. */
+  /**
+   * The collections that have the pair now, sorted; for an id, that id; for a token, its stored
+   * collection (none for a token not stored); for a wallet, its bucket's counter id.
+   */
   ids: string[];
   /** Write counter of the pair itself: moves whenever a collection takes, keeps or leaves it ('0' for an id). */
   pairVersion: string;
@@ -96,7 +104,7 @@ export interface ReadScope {
  *   rewrites): part of every collection's key.
  * - `scopes`: per selector the reading was asked about (`selectorKey`): for a (creator, name) pair
  *   the collections that have it and their counters, for an id that collection's counters, for a
- *   wallet its bucket's counters.
+ *   token its collection's, for a wallet its bucket's counters.
  */
 export interface ReadState {
   version: string;
@@ -117,6 +125,7 @@ export function pairKey(pair: CollectionPair): string {
  */
 export function selectorKey(selector: ScopeSelector): string {
   if ('wallet' in selector) return `wallet=${selector.wallet}`;
+  if ('token' in selector) return `token=${selector.token}`;
   return 'id' in selector ? selector.id : pairKey(selector);
 }
 
@@ -126,6 +135,8 @@ interface ReadStateRow {
   resolved: [number, string][] | null;
   /** The bucket id of each wallet, in the order given. */
   buckets: string[] | null;
+  /** [position, collection id] of each token stored, by its position among the tokens given. */
+  token_collections: [number, string][] | null;
   scoped: [string, string, string][] | null;
   indexed_version: number | null;
   indexed_at_ms: number | null;
@@ -150,6 +161,8 @@ export async function readState(db: Db, selectors: readonly ScopeSelector[] = []
   const direct = selectors.flatMap((s) => ('id' in s ? [s.id] : []));
   // A wallet's counters are its bucket's (functions/bump_wallet_version.sql computes the same id).
   const wallets = selectors.flatMap((s) => ('wallet' in s ? [s.wallet] : []));
+  // A token's counters are its collection's, which a token never changes.
+  const tokens = selectors.flatMap((s) => ('token' in s ? [s.token] : []));
   const [row] = await executePrepared(
     db,
     sql<ReadStateRow>`
@@ -163,17 +176,22 @@ export async function readState(db: Db, selectors: readonly ScopeSelector[] = []
       buckets AS (
         SELECT w.i, 'wallet:' || (hashtext(w.address) & 65535) AS id
           FROM unnest(${wallets}::text[]) WITH ORDINALITY AS w(address, i)),
+      toks AS (
+        SELECT k.i, t.collection_id FROM unnest(${tokens}::text[]) WITH ORDINALITY AS k(id, i)
+          JOIN tokens t ON t.token_data_id = k.id),
       cv AS (
         SELECT collection_id, source, sum(version) AS v FROM read_collection_versions
          WHERE collection_id = ANY (ARRAY(
            SELECT collection_id FROM ids UNION ALL SELECT '*' UNION ALL SELECT creator || '/' || name FROM pairs
-           UNION ALL SELECT unnest(${direct}::text[]) UNION ALL SELECT id FROM buckets))
+           UNION ALL SELECT unnest(${direct}::text[]) UNION ALL SELECT id FROM buckets
+           UNION ALL SELECT collection_id FROM toks))
          GROUP BY collection_id, source)
       SELECT
         coalesce(cp.indexed_version, -1)::text || '.' || (SELECT coalesce(sum(v), 0) FROM tv)::text AS read_version,
         (SELECT json_object_agg(source, v::text) FROM tv) AS tables,
         (SELECT json_agg(json_build_array(i, collection_id)) FROM ids) AS resolved,
         (SELECT json_agg(id ORDER BY i) FROM buckets) AS buckets,
+        (SELECT json_agg(json_build_array(i, collection_id)) FROM toks) AS token_collections,
         (SELECT json_agg(json_build_array(collection_id, source, v::text)) FROM cv) AS scoped,
         cp.indexed_version,
         (SELECT floor(extract(epoch FROM last_timestamp) * 1000)::float8
@@ -212,6 +230,13 @@ export async function readState(db: Db, selectors: readonly ScopeSelector[] = []
     versions: new Map([[id, counters.get(id) ?? {}]]),
   });
   for (const id of direct) scopes.set(id, scopeOf(id));
+  const tokenCollections = new Map((row?.token_collections ?? []).map(([i, id]) => [Number(i), id]));
+  tokens.forEach((token, index) => {
+    const id = tokenCollections.get(index + 1);
+    // A token not stored names no collection: its page keys on the global counters.
+    const scope = id === undefined ? { ids: [], pairVersion: '0', versions: new Map() } : scopeOf(id);
+    scopes.set(selectorKey({ token }), scope);
+  });
   wallets.forEach((wallet, index) => {
     const bucket = row?.buckets?.[index];
     if (bucket !== undefined) scopes.set(selectorKey({ wallet }), scopeOf(bucket));

@@ -3,6 +3,7 @@ import type { Db } from '../../database';
 import type { Database } from '../../schema/index';
 import { type ActivityEntry, type ActivityRow, activitySelect } from './activity-row';
 import { fetchPage, iso, type Page, type PageKey, type PageRequest, type SortKey } from './pagination';
+import { ofStoredTokenCollection } from './token-collection';
 
 export type { ActivityEntry, ActivityRow } from './activity-row';
 
@@ -52,11 +53,15 @@ export function tokenTimeline(
   propertyVersion: string | null,
   request: PageRequest,
 ): Promise<Page<ActivityEntry>> {
-  const tokenPv = propertyVersion === null ? sql`true` : sql`a.property_version = ${propertyVersion}`;
-  const marketPv =
+  // Asked by id, the page keys on the token's collection (byToken): its reads state it.
+  const ofCollection = (column: string) =>
+    typeof tokenId === 'string' ? ofStoredTokenCollection(column, tokenId) : sql<boolean>`true`;
+  const tokenPv = sql`${propertyVersion === null ? sql`true` : sql`a.property_version = ${propertyVersion}`} AND ${ofCollection('a.collection_id')}`;
+  const marketPv = sql`${
     propertyVersion === null
       ? sql`true`
-      : sql`(m.property_version IS NULL OR m.property_version = ${propertyVersion})`;
+      : sql`(m.property_version IS NULL OR m.property_version = ${propertyVersion})`
+  } AND ${ofCollection('m.collection_id')}`;
   return fetchPage(
     db,
     {

@@ -15,6 +15,7 @@ import {
   perCollection,
 } from './pagination';
 import type { ReadRow } from './read-row';
+import { ofTokenCollection } from './token-collection';
 
 /** A bid is a token offer or a collection offer (docs/API.md), active until filled, cancelled or expired. */
 export type { Bid };
@@ -189,6 +190,6 @@ export function bestBidForTokenSql(
     SELECT b.kind, b.offer_id, b.marketplace, b.buyer, b.price::text AS price, b.coin_type, b.quantity,
            b.token_data_id, b.token_name, b.creator_address, b.collection_name, b.collection_id, b.status,
            b.expiration_time, b.created_at, b.created_version
-      FROM ${bidsUnion(sql`token_data_id = ${tokenId}`, sql`collection_id = ${collectionId}`, now)}
+      FROM ${bidsUnion(sql`token_data_id = ${tokenId} AND ${ofTokenCollection('collection_id', collectionId)}`, sql`collection_id = ${collectionId}`, now)}
      ORDER BY b.price DESC LIMIT 1`;
 }

@@ -46,12 +46,12 @@ export async function listingCardParts(db: Db, tokenId: string, now: Date): Prom
       rarity: { rank: number; score: number } | null;
     }>`
     SELECT to_json(tk) AS token,
-           ${jsonRows(listingsOfTokenSql(tokenId))} AS listings,
-           ${jsonRows(tokenOwnersSql(tokenId))} AS owners,
+           ${jsonRows(listingsOfTokenSql(tokenId, sql`tk.collection_id`))} AS listings,
+           ${jsonRows(tokenOwnersSql(tokenId, sql`tk.collection_id`))} AS owners,
            (${collectionFloorSql(sql`tk.collection_id`)}) AS floor_price,
            ${jsonRow(bestBidForTokenSql(tokenId, sql`tk.collection_id`, now))} AS best_bid,
-           ${jsonRows(recentSalesOfTokenSql(tokenId, 20))} AS sales,
-           ${jsonRow(tokenRaritySql(tokenId))} AS rarity
+           ${jsonRows(recentSalesOfTokenSql(tokenId, sql`tk.collection_id`, 20))} AS sales,
+           ${jsonRow(tokenRaritySql(tokenId, sql`tk.collection_id`))} AS rarity
       FROM (${tokenByIdSql(tokenId)}) tk`,
   );
   const row = rows[0];

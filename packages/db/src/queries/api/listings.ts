@@ -17,6 +17,7 @@ import {
 } from './pagination';
 import { tokenPropertyVersion } from './property-version';
 import type { ReadRow } from './read-row';
+import { ofTokenCollection } from './token-collection';
 
 export type { ListingCard };
 
@@ -318,10 +319,14 @@ export function listingsOfSeller(db: Db, seller: string, request: PageRequest): 
 }
 
 /** The token's listings: the cheapest active one first, then its most recent closed ones (a subquery). */
-export function listingsOfTokenSql(tokenId: string): RawBuilder<ListingCardRow> {
+export function listingsOfTokenSql(
+  tokenId: string,
+  collection: RawBuilder<unknown>,
+): RawBuilder<ListingCardRow> {
   return sql<ListingCardRow>`
-    SELECT ${LISTING_COLUMNS} FROM listings l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
-     WHERE l.token_data_id = ${tokenId}
+    SELECT ${LISTING_COLUMNS} FROM listings l
+      LEFT JOIN tokens t ON t.token_data_id = l.token_data_id AND t.collection_id = ${collection}
+     WHERE l.token_data_id = ${tokenId} AND ${ofTokenCollection('l.collection_id', collection)}
      ORDER BY (l.status = 'active') DESC, CASE WHEN l.status = 'active' THEN l.price END ASC,
               l.last_transaction_version DESC
      LIMIT 20`;

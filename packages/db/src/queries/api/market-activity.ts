@@ -4,6 +4,7 @@ import { isSale } from '../market-rules';
 import { ACTIVITY_KEYS, toActivity } from './activity';
 import { type ActivityEntry, type ActivityRow, activitySelect } from './activity-row';
 import { fetchPage, iso, type Page, type PageRequest, type SortKey } from './pagination';
+import { ofTokenCollection } from './token-collection';
 
 const MARKET_COLUMNS = sql.raw(activitySelect('market'));
 
@@ -89,11 +90,15 @@ export interface SaleRow {
 }
 
 /** The token's most recent sales (price history), newest first (a subquery). */
-export function recentSalesOfTokenSql(tokenId: string, limit: number): RawBuilder<SaleRow> {
+export function recentSalesOfTokenSql(
+  tokenId: string,
+  collection: RawBuilder<unknown>,
+  limit: number,
+): RawBuilder<SaleRow> {
   return sql<SaleRow>`
     SELECT m.price::text AS price, m.coin_type, m.seller, m.buyer, m.transaction_timestamp, m.transaction_version
       FROM marketplace_activities m
-     WHERE m.token_data_id = ${tokenId} AND ${isSale('m.kind')}
+     WHERE m.token_data_id = ${tokenId} AND ${isSale('m.kind')} AND ${ofTokenCollection('m.collection_id', collection)}
      ORDER BY m.transaction_version DESC, m.event_index DESC LIMIT ${limit}`;
 }
 

@@ -15,6 +15,7 @@ import {
   perCollection,
   type SortKey,
 } from './pagination';
+import { ofTokenCollection } from './token-collection';
 import { TOKEN_COLUMNS, type TokenRecord, type TokenSummary, toTokenSummary } from './token-rows';
 
 /** Natural name order ("#2" before "#10"): the ICU numeric collation of tokens_collection_natural_name. */
@@ -320,14 +321,21 @@ function toBalance(r: BalanceRow, serviceInfo: boolean): TokenBalance {
 }
 
 /** The token's OpenRarity rank and score as the worker last computed them (a subquery). */
-export function tokenRaritySql(tokenId: string): RawBuilder<{ rank: number; score: number }> {
-  return sql`SELECT rank, score FROM token_rarity WHERE token_data_id = ${tokenId}`;
+export function tokenRaritySql(
+  tokenId: string,
+  collection: RawBuilder<unknown>,
+): RawBuilder<{ rank: number; score: number }> {
+  // The token's collection stated (a rank is its collection's): see ofTokenCollection.
+  return sql`SELECT rank, score FROM token_rarity WHERE token_data_id = ${tokenId} AND collection_id = ${collection}`;
 }
 
 /** The current holders of a token (several for a fungible v1 token), largest balance first (a subquery). */
-export function tokenOwnersSql(tokenId: string): RawBuilder<{ owner: string; amount: string }> {
+export function tokenOwnersSql(
+  tokenId: string,
+  collection: RawBuilder<unknown>,
+): RawBuilder<{ owner: string; amount: string }> {
   return sql`
-    SELECT owner_address AS owner, amount::text AS amount FROM token_ownerships
-     WHERE token_data_id = ${tokenId} AND amount > 0
+    SELECT owner_address AS owner, amount::text AS amount FROM token_ownerships o
+     WHERE o.token_data_id = ${tokenId} AND amount > 0 AND ${ofTokenCollection('o.collection_id', collection)}
      ORDER BY amount DESC LIMIT 10`;
 }

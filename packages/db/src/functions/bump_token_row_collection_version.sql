@@ -1,12 +1,14 @@
--- Trigger function on token_activities: bump_collection_version's per-collection counters, for an
--- activity without a collection too (migration 2026-12-08T1000_analytics_collection_versions). A v2
--- transfer or burn whose transaction wrote no Token resource is stored without its collection; it
--- counts for its token's stored collection, or for '*' (every collection) when the token is not
--- stored either. Collection pages read such rows by their token (a burned token's listing leaves a
--- window's opening floor), so skipping them, as the other tables' counters do, would miss a write.
--- The token is looked up only for those rows (COALESCE evaluates it lazily), not joined: a backfill
--- batch's transition table holds thousands of rows, and a join could read every token.
-CREATE OR REPLACE FUNCTION bump_token_activity_collection_version() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Trigger function on the tables of a token's rows whose collection may be unknown (token_activities,
+-- token_ownerships, listings, token_offers, marketplace_activities): bump_collection_version's
+-- per-collection counters, for a row without a collection too (migrations 2026-12-08T1000 and
+-- 2026-12-08T1200). A v2 transfer or burn whose transaction wrote no Token resource is stored
+-- without its collection; such a row counts for its token's stored collection, or for '*' (every
+-- collection) when the token is not stored either (or the row names no token). A token's pages
+-- read its rows by the token, those without a collection included, so skipping them, as
+-- bump_collection_version does, would miss a write. The token is looked up only for those rows
+-- (COALESCE evaluates it lazily), not joined: a backfill batch's transition table holds thousands
+-- of rows, and a join could read every token.
+CREATE OR REPLACE FUNCTION bump_token_row_collection_version() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     PERFORM bump_collection_versions(TG_TABLE_NAME, ARRAY['*']);
