@@ -162,6 +162,12 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
         console.log(
           `${connections} connections, writes per second: ${written.map(([t, n]) => `${t} ${n.toFixed(1)}`).join(', ')}`,
         );
+        // Readings of the read state the API sent (one per announced change at best; a request
+        // about a collection, token or wallet the last reading did not resolve asks for its own).
+        const readings = sumOf(afterMetrics, READINGS) - sumOf(beforeMetrics, READINGS);
+        console.log(
+          `${connections} connections: ${(readings / options.seconds).toFixed(1)} read-state readings per second`,
+        );
         const hits = after.cache.hit - before.cache.hit;
         const misses = after.cache.miss - before.cache.miss;
         // Refusals by the signal that made them (load-shedding.ts), so a non-2xx count says why.
@@ -229,6 +235,13 @@ function skewedSequence(endpoints: readonly Endpoint[], length: number): Ask[] {
     const asks = asksOf(weighted[Math.floor(random() * weighted.length)] as Endpoint);
     return asks[Math.floor(random() ** 3 * asks.length)] as Ask;
   });
+}
+
+const READINGS = 'mdq_api_read_state_readings_total';
+
+/** The sum of a metric's series. */
+function sumOf(metrics: string, name: string): number {
+  return [...metricValues(metrics, name).values()].reduce((sum, n) => sum + n, 0);
 }
 
 function cacheCounts(metrics: string): { hit: number; miss: number } {

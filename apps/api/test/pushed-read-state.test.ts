@@ -1,5 +1,6 @@
 import { sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { readStateReadings } from '@mdq/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadStateSource } from '../src/plugins/freshness';
 import { CACHED, seedCachedRoutes } from './support/cached-routes';
@@ -115,6 +116,32 @@ describe('ReadStateSource with a signal', () => {
     await commitBatch(test.db, 4, 'tokens');
     signal.listening = false;
     expect(await version(source)).toBe(4);
+  });
+
+  it('requests queued behind a reading in flight take it, unless a change was announced since it was sent', async () => {
+    const signal = { listening: true, generation: 0 };
+    const source = new ReadStateSource(test.db, 250, signal, 60_000);
+    const sent = async () => (await readStateReadings.get()).values.reduce((sum, v) => sum + v.value, 0);
+    const before = await sent();
+    const first = source.fresh();
+    // Sent at the end of the turn: in flight now, so these two queue behind it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const queued = [source.fresh(), source.fresh()];
+    const answers = await Promise.all([first, ...queued]);
+    expect((await sent()) - before).toBe(1);
+    expect(new Set(answers).size).toBe(1);
+
+    // A change announced while a reading is in flight: the request queued after it sends its own
+    // (the reading in flight may have been taken before the change).
+    signal.generation += 1;
+    const beforeSecond = await sent();
+    const inFlight = source.fresh();
+    await new Promise((resolve) => setImmediate(resolve));
+    signal.generation += 1;
+    const after = source.fresh();
+    const [a, b] = await Promise.all([inFlight, after]);
+    expect((await sent()) - beforeSecond).toBe(2);
+    expect(b).not.toBe(a);
   });
 
   it('trusts a reading no longer than maxStaleMs, announced change or not', async () => {

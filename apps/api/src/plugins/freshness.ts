@@ -37,14 +37,19 @@ import type { ReadCacheConfig } from './read-cache-config';
  * with it and touch no database (a cache hit then costs no round trip). A change is announced at
  * its commit, so an answer can be older than a write only for the time the notification takes to
  * arrive (milliseconds), and never by more than `maxStaleMs`. A request that names a chain version
- * (`x-mdq-min-version`) the last reading has not reached gets a reading of its own. Only for a
- * source that reads the primary: a standby replays a write after the primary announced it.
+ * (`x-mdq-min-version`) the last reading has not reached gets a reading of its own. Requests that
+ * queued behind a reading in flight take that reading instead of sending the next one when it
+ * resolved what they ask about and no change was announced since it was sent: the same warrant
+ * (`pushedForAll`). Only for a source that reads the primary: a standby replays a write after the
+ * primary announced it.
  */
 export class ReadStateSource {
   /** The reading requests may still join (not sent yet). */
   private queued: Promise<ReadState> | null = null;
   /** The collections and wallets the queued reading will resolve, by selectorKey. */
   private queuedSelectors = new Map<string, ScopeSelector>();
+  /** The highest chain version a request waiting for the queued reading asked for (x-mdq-min-version). */
+  private queuedMinVersion: number | undefined;
   /** The reading sent and not answered yet. */
   private inFlight: Promise<ReadState> | null = null;
   private last: ReadState | null = null;
@@ -70,8 +75,19 @@ export class ReadStateSource {
     this.queued ??= new Promise<ReadState>((resolve, reject) => {
       const send = () => {
         const selectors = [...this.queuedSelectors.values()];
+        const minVersion = this.queuedMinVersion;
         this.queued = null;
         this.queuedSelectors = new Map();
+        this.queuedMinVersion = undefined;
+        // The reading that answered meanwhile was sent after every change announced so far: when it
+        // resolved what these requests ask about, it serves them as it serves a request arriving
+        // now (pushed), and the statement is not sent. Under load the requests that queue behind
+        // a reading in flight are most of them.
+        const answered = this.pushedForAll(selectors, minVersion);
+        if (answered) {
+          resolve(answered);
+          return;
+        }
         const startedAt = Date.now();
         // Taken before the statement is sent: a change announced meanwhile makes this reading old.
         const generation = this.signal?.generation ?? -1;
@@ -102,6 +118,7 @@ export class ReadStateSource {
       else setImmediate(send);
     });
     if (selector) this.queuedSelectors.set(selectorKey(selector), selector);
+    if (minVersion !== undefined) this.queuedMinVersion = Math.max(this.queuedMinVersion ?? -1, minVersion);
     return this.queued;
   }
 
@@ -121,10 +138,18 @@ export class ReadStateSource {
 
   /** The last reading when the signal vouches for it (see the class comment), else null. */
   private pushed(selector: ScopeSelector | undefined, minVersion: number | undefined): ReadState | null {
+    return this.pushedForAll(selector ? [selector] : [], minVersion);
+  }
+
+  /** The last reading when the signal vouches for it and it resolved every one of `selectors`. */
+  private pushedForAll(
+    selectors: readonly ScopeSelector[],
+    minVersion: number | undefined,
+  ): ReadState | null {
     const last = this.last;
     if (!this.signal?.listening || !last || this.lastGeneration !== this.signal.generation) return null;
     if (Date.now() - this.lastAt >= this.maxStaleMs) return null;
-    if (selector && !last.scopes.has(selectorKey(selector))) return null;
+    if (selectors.some((selector) => !last.scopes.has(selectorKey(selector)))) return null;
     if (minVersion !== undefined && (last.freshness.indexedVersion ?? -1) < minVersion) return null;
     return last;
   }
