@@ -207,10 +207,15 @@ describe('per-collection keys: a sale in one collection leaves the other collect
     expect((await cacheOf(h, traits('Dogs', 'Dog #1'))).body).toContain('"Spotted"');
   });
 
-  it("a token's card and history key on its collection: a Dog's sale retires the Dog's, no Cat's", async () => {
+  it("a token's card, history and activity key on its collection: a Dog's sale retires the Dog's, no Cat's", async () => {
+    const names = new Map([
+      [TOKEN, ['Cats', 'Cat #1']],
+      [DOG, ['Dogs', 'Dog #1']],
+    ]);
     const tokenPages = (token: string) => [
       `/market/listing-card?tokenId=${token}&tokenStandard=v2`,
       `/market/token-history-by-tokenId?tokenId=${token}`,
+      `/token/activity?creator=${CREATOR}&collection=${names.get(token)?.[0]}&tokenName=${encodeURIComponent(names.get(token)?.[1] ?? '')}&tokenStandard=v2`,
     ];
     await warm(h, [...tokenPages(TOKEN), ...tokenPages(DOG)]);
     await h.fx.marketActivity({
@@ -239,8 +244,9 @@ describe('per-collection keys: a sale in one collection leaves the other collect
       to: BUYER,
     });
     expect(await missed(h, tokenPages(DOG))).toEqual([]);
-    expect(await missed(h, tokenPages(TOKEN))).toEqual([tokenPages(TOKEN)[1]]);
+    expect(await missed(h, tokenPages(TOKEN))).toEqual([tokenPages(TOKEN)[1], tokenPages(TOKEN)[2]]);
     expect((await cacheOf(h, tokenPages(TOKEN)[1] ?? '')).body).toContain('"transfer"');
+    expect((await cacheOf(h, tokenPages(TOKEN)[2] ?? '')).body).toContain('"transfer"');
   });
 
   it('a mint in Dogs retires the Dogs pages that read tokens, and no Cats page', async () => {

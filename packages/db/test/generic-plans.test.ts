@@ -9,6 +9,7 @@ import { listingCardParts } from '../src/queries/api/listing-card';
 import { findLootboxById } from '../src/queries/api/lootbox';
 import { userMarketActivity, userPurchases } from '../src/queries/api/market-activity';
 import { lootboxRanking } from '../src/queries/api/rankings';
+import { storedCollectionOf } from '../src/queries/api/token-collection';
 import { createTestDatabase, insertCollection, type TestDatabase } from '../src/testing';
 
 /*
@@ -82,7 +83,11 @@ describe('statements planned once per connection', () => {
     try {
       for (let i = 0; i < 12; i++) {
         // A new read version each time: the rows and the total are read in one statement.
-        const page = await tokenTimeline(one, T, null, { page: 1, limit: 5, version: String(i) });
+        const page = await tokenTimeline(one, { id: T, collection: storedCollectionOf(T) }, null, {
+          page: 1,
+          limit: 5,
+          version: String(i),
+        });
         expect(page.pagination.total).toBe(0);
       }
       const { rows } = await sql<{ generic: number }>`

@@ -23,6 +23,7 @@ import {
   listingCards,
   listingsOfCollections,
   searchMarket,
+  storedCollectionOf,
   TOKEN_TIMELINE_TABLES,
   tokenTimeline,
   totalListingCards,
@@ -143,8 +144,14 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
     },
     async (request) => {
       const { tokenId } = request.query;
-      return ofKnownSubject(await tokenTimeline(db, tokenId, null, pageOf(request)), async () =>
-        foundToken(await findTokenById(db, tokenId), `no token ${tokenId}`),
+      return ofKnownSubject(
+        await tokenTimeline(
+          db,
+          { id: tokenId, collection: storedCollectionOf(tokenId) },
+          null,
+          pageOf(request),
+        ),
+        async () => foundToken(await findTokenById(db, tokenId), `no token ${tokenId}`),
       );
     },
   );

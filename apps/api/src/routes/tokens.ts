@@ -15,6 +15,7 @@ import {
 } from '@mdq/contracts';
 import {
   collectionFacts,
+  collectionIdOfName,
   collectionIdsMatching,
   findTokenByName,
   lootboxStatusChangesAt,
@@ -247,16 +248,19 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         response: { 200: ListOf(ActivityEntry), ...ERRORS },
       },
       config: {
-        readCache: {
-          tables: TOKEN_TIMELINE_TABLES,
-          collection: { tables: ['collections', 'tokens'] },
-        },
+        // Every read states the token's collection (of the pair): keyed on that collection alone.
+        readCache: { tables: TOKEN_TIMELINE_TABLES, collection: { tables: TOKEN_TIMELINE_TABLES } },
       },
     },
     async (request) => {
       const q = request.query;
       return ofKnownSubject(
-        await tokenTimeline(db, tokenIdOfName(q), q.propertyVersion, pageOf(request)),
+        await tokenTimeline(
+          db,
+          { id: tokenIdOfName(q), collection: collectionIdOfName(q) },
+          q.propertyVersion,
+          pageOf(request),
+        ),
         async () =>
           foundToken(await findTokenByName(db, q), `no token '${q.tokenName}' in '${q.collection}'`),
       );

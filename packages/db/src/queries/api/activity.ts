@@ -3,7 +3,7 @@ import type { Db } from '../../database';
 import type { Database } from '../../schema/index';
 import { type ActivityEntry, type ActivityRow, activitySelect } from './activity-row';
 import { fetchPage, iso, type Page, type PageKey, type PageRequest, type SortKey } from './pagination';
-import { ofStoredTokenCollection } from './token-collection';
+import { ofFoundTokenCollection } from './token-collection';
 
 export type { ActivityEntry, ActivityRow } from './activity-row';
 
@@ -48,14 +48,18 @@ export const ACTIVITY_KEYS: PageKey<ActivityRow>[] = [
  */
 export function tokenTimeline(
   db: Db,
-  /** The token's id, or a scalar subquery giving it (tokenIdOfName). */
-  tokenId: string | RawBuilder<string | null>,
+  token: {
+    /** The token's id, or a scalar subquery giving it (tokenIdOfName). */
+    id: string | RawBuilder<string | null>;
+    /** Its collection as a scalar subquery (storedCollectionOf, collectionIdOfName): the reads state it. */
+    collection: RawBuilder<string | null>;
+  },
   propertyVersion: string | null,
   request: PageRequest,
 ): Promise<Page<ActivityEntry>> {
-  // Asked by id, the page keys on the token's collection (byToken): its reads state it.
-  const ofCollection = (column: string) =>
-    typeof tokenId === 'string' ? ofStoredTokenCollection(column, tokenId) : sql<boolean>`true`;
+  const tokenId = token.id;
+  // The page keys on the token's collection (by its id or by the pair): its reads state it.
+  const ofCollection = (column: string) => ofFoundTokenCollection(column, token.collection);
   const tokenPv = sql`${propertyVersion === null ? sql`true` : sql`a.property_version = ${propertyVersion}`} AND ${ofCollection('a.collection_id')}`;
   const marketPv = sql`${
     propertyVersion === null

@@ -13,6 +13,7 @@ export * from './metadata-refresh';
 export * from './pagination';
 export * from './rankings';
 export * from './search';
+export { storedCollectionOf } from './token-collection';
 export * from './token-rows';
 export * from './tokens';
 export * from './traits';

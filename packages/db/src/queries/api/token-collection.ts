@@ -13,11 +13,16 @@ export function ofTokenCollection(column: string, collection: RawBuilder<unknown
   return sql<boolean>`(${sql.ref(column)} = ${collection} OR ${sql.ref(column)} IS NULL)`;
 }
 
+/** A token's stored collection, as a scalar subquery (null for a token not stored). */
+export function storedCollectionOf(tokenId: string): RawBuilder<string | null> {
+  return sql<string | null>`(SELECT s.collection_id FROM tokens s WHERE s.token_data_id = ${tokenId})`;
+}
+
 /**
- * ofTokenCollection for a read by a token's id alone: the collection is the token's stored one,
- * and a token not stored states none (every row then; its page keys on the global counters).
+ * ofTokenCollection where the token's collection comes from a scalar subquery (storedCollectionOf,
+ * collectionIdOfName): a token not found states none, and every row of it counts (its page then
+ * keys on the global counters, or has no rows).
  */
-export function ofStoredTokenCollection(column: string, tokenId: string): RawBuilder<boolean> {
-  const stored = sql`(SELECT s.collection_id FROM tokens s WHERE s.token_data_id = ${tokenId})`;
-  return sql<boolean>`(${stored} IS NULL OR ${ofTokenCollection(column, stored)})`;
+export function ofFoundTokenCollection(column: string, collection: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`(${collection} IS NULL OR ${ofTokenCollection(column, collection)})`;
 }

@@ -140,6 +140,11 @@ export function tokenIdOfName(key: TokenNameKey): RawBuilder<string | null> {
   return sql<string | null>`(${tokenByNameSql(key, sql`t.token_data_id`)})`;
 }
 
+/** The collection of the token `key` names, as a scalar subquery (null when there is none). */
+export function collectionIdOfName(key: TokenNameKey): RawBuilder<string | null> {
+  return sql<string | null>`(${tokenByNameSql(key, sql`t.collection_id`)})`;
+}
+
 export type { TokenBalance };
 
 interface BalanceRow {
