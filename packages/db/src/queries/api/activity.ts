@@ -3,7 +3,7 @@ import type { Db } from '../../database';
 import type { Database } from '../../schema/index';
 import { type ActivityEntry, type ActivityRow, activitySelect } from './activity-row';
 import { fetchPage, iso, type Page, type PageKey, type PageRequest, type SortKey } from './pagination';
-import { ofFoundTokenCollection } from './token-collection';
+import { ofTokenCollection } from './token-collection';
 
 export type { ActivityEntry, ActivityRow } from './activity-row';
 
@@ -59,13 +59,12 @@ export function tokenTimeline(
 ): Promise<Page<ActivityEntry>> {
   const tokenId = token.id;
   // The page keys on the token's collection (by its id or by the pair): its reads state it.
-  const ofCollection = (column: string) => ofFoundTokenCollection(column, token.collection);
-  const tokenPv = sql`${propertyVersion === null ? sql`true` : sql`a.property_version = ${propertyVersion}`} AND ${ofCollection('a.collection_id')}`;
+  const tokenPv = sql`${propertyVersion === null ? sql`true` : sql`a.property_version = ${propertyVersion}`} AND ${ofTokenCollection('a.collection_id', token.collection)}`;
   const marketPv = sql`${
     propertyVersion === null
       ? sql`true`
       : sql`(m.property_version IS NULL OR m.property_version = ${propertyVersion})`
-  } AND ${ofCollection('m.collection_id')}`;
+  } AND ${ofTokenCollection('m.collection_id', token.collection)}`;
   return fetchPage(
     db,
     {
