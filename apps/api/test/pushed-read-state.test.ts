@@ -1,8 +1,9 @@
-import { sql } from '@mdq/db';
+import { AnnouncedChanges, sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { readStateReadings } from '@mdq/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadStateSource } from '../src/plugins/freshness';
+import { cachedRoutes } from '../src/plugins/response-cache';
 import { CACHED, seedCachedRoutes } from './support/cached-routes';
 import { type ApiHarness, createHarness } from './support/fixtures';
 
@@ -13,6 +14,11 @@ async function until(what: string, done: () => boolean | Promise<boolean>): Prom
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`waited 10 s for ${what}`);
+}
+
+/** A signal that listens, whose announcements the test makes. */
+class Announcer extends AnnouncedChanges {
+  listening = true;
 }
 
 /** The indexer's next batch: the checkpoint at `version` and the rows of `tables` gone, in one transaction. */
@@ -84,6 +90,43 @@ describe('read state pushed by LISTEN (x-mdq-cache hits without a database round
       expect(response.body, value).toContain('x-mdq-min-version');
     }
   });
+
+  it('a commit announces the tables it wrote: answers that read none of them stay hits without a reading', async () => {
+    const readsDocuments = (url: string) => {
+      const config = cachedRoutes(h.app).get(`/local/api${url.split('?')[0]}`);
+      if (!config) throw new Error(`${url}: not a cached route`);
+      return (config.tables as readonly string[]).includes('metadata_documents');
+    };
+    const touched = CACHED.filter(readsDocuments);
+    const untouched = CACHED.filter((url) => !readsDocuments(url));
+    // Both kinds are here: the token pages read their documents, the rankings and lists do not.
+    expect(touched.length).toBeGreaterThan(0);
+    expect(untouched.length).toBeGreaterThan(touched.length);
+    for (const url of CACHED) await h.get(url);
+    const checkpoint = await h.test.db
+      .selectFrom('indexer_checkpoints')
+      .select(({ fn }) => fn.max('last_version').as('v'))
+      .executeTakeFirstOrThrow();
+    const next = Number(checkpoint.v) + 1;
+    // The crawler's kind of commit: token documents (and here the checkpoint) only.
+    await commitBatch(h.test.db, next, 'metadata_documents');
+    const probe = touched[0] as string;
+    await until(
+      'the announcement',
+      async () => (await h.get(probe)).headers['x-mdq-indexed-version'] === String(next),
+    );
+    const sent = await readings();
+    for (const url of untouched) {
+      const again = await h.get(url);
+      expect(again.headers['x-mdq-cache'], url).toBe('hit');
+    }
+    expect(await readings()).toBe(sent);
+    // The pages that read documents took the new reading (their keys moved with the documents'
+    // counters: the global one, or their collection's, which this commit left alone).
+    for (const url of touched) {
+      expect((await h.get(url)).headers['x-mdq-indexed-version'], url).toBe(String(next));
+    }
+  });
 });
 
 describe('ReadStateSource with a signal', () => {
@@ -101,7 +144,7 @@ describe('ReadStateSource with a signal', () => {
     (await source.fresh(undefined, minVersion)).freshness.indexedVersion;
 
   it('serves the last reading while no change is announced, and reads again when one is', async () => {
-    const signal = { listening: true, generation: 0 };
+    const signal = new Announcer();
     const source = new ReadStateSource(test.db, 250, signal, 60_000);
     expect(await version(source)).toBe(1);
     // Committed but not announced (its notification still on the way): the reading stands.
@@ -110,7 +153,7 @@ describe('ReadStateSource with a signal', () => {
     // A client that names the version it saw reads it at once.
     expect(await version(source, 2)).toBe(2);
     await commitBatch(test.db, 3, 'tokens');
-    signal.generation += 1;
+    signal.announce('tokens');
     expect(await version(source)).toBe(3);
     // Not listening (the connection dropped): every request reads.
     await commitBatch(test.db, 4, 'tokens');
@@ -119,7 +162,7 @@ describe('ReadStateSource with a signal', () => {
   });
 
   it('requests queued behind a reading in flight take it, unless a change was announced since it was sent', async () => {
-    const signal = { listening: true, generation: 0 };
+    const signal = new Announcer();
     const source = new ReadStateSource(test.db, 250, signal, 60_000);
     const sent = async () => (await readStateReadings.get()).values.reduce((sum, v) => sum + v.value, 0);
     const before = await sent();
@@ -133,19 +176,78 @@ describe('ReadStateSource with a signal', () => {
 
     // A change announced while a reading is in flight: the request queued after it sends its own
     // (the reading in flight may have been taken before the change).
-    signal.generation += 1;
+    signal.announce('tokens');
     const beforeSecond = await sent();
     const inFlight = source.fresh();
     await new Promise((resolve) => setImmediate(resolve));
-    signal.generation += 1;
+    signal.announce('tokens');
     const after = source.fresh();
     const [a, b] = await Promise.all([inFlight, after]);
     expect((await sent()) - beforeSecond).toBe(2);
     expect(b).not.toBe(a);
   });
 
+  const sentReadings = async () =>
+    (await readStateReadings.get()).values.reduce((sum, v) => sum + v.value, 0);
+
+  it('a reading stands for an answer whose tables no announced change named, and only for it', async () => {
+    const signal = new Announcer();
+    const source = new ReadStateSource(test.db, 250, signal, 60_000);
+    const read = async (tables: readonly string[] | undefined) =>
+      (await source.fresh(undefined, undefined, tables)).freshness.indexedVersion;
+    const first = (await read(['listings'])) ?? 0;
+    // A batch that wrote tokens and the checkpoint, announced as the commit announces it.
+    await commitBatch(test.db, first + 1, 'tokens');
+    signal.announce('indexer_checkpoints');
+    signal.announce('tokens');
+    const before = await sentReadings();
+    // An answer that reads listings only: the reading stands (and says the version it was taken at).
+    expect(await read(['listings'])).toBe(first);
+    expect(await sentReadings()).toBe(before);
+    // One that reads tokens, or does not say what it reads: a new reading, which then stands for both.
+    expect(await read(['listings', 'tokens'])).toBe(first + 1);
+    expect(await read(undefined)).toBe(first + 1);
+    expect(await sentReadings()).toBe(before + 1);
+    // A notification naming no table (a function from before the payloads) retires every reading.
+    await commitBatch(test.db, first + 2);
+    signal.announce('');
+    expect(await read(['listings'])).toBe(first + 2);
+  });
+
+  it('keeps a scope an earlier reading resolved while nothing its answers read changed, then resolves it again', async () => {
+    const signal = new Announcer();
+    const source = new ReadStateSource(test.db, 250, signal, 60_000);
+    const tables = ['listings', 'tokens'];
+    const dog = { token: '0xd06' };
+    const cat = { token: '0xca7' };
+    await source.fresh(dog, undefined, tables);
+    const before = await sentReadings();
+    // Another token's page needs a reading of its own; a change to a table neither page reads
+    // leaves the first token resolved by the first reading.
+    const catState = await source.fresh(cat, undefined, tables);
+    expect(catState.scopes.has('token=0xca7')).toBe(true);
+    signal.announce('marketplace_activities');
+    const dogAgain = await source.fresh(dog, undefined, tables);
+    expect(dogAgain.scopes.has('token=0xd06')).toBe(true);
+    expect(await sentReadings()).toBe(before + 1);
+    // Tokens written (a token's collection is read from its row): both are resolved again.
+    signal.announce('tokens');
+    await source.fresh(dog, undefined, tables);
+    expect(await sentReadings()).toBe(before + 2);
+    // A pair's page reads its collections: a change to collections resolves it again, one to tokens
+    // alone does not when the page does not read tokens.
+    const pair = { creator: '0x1', name: 'Dogs' };
+    await source.fresh(pair, undefined, ['listings']);
+    signal.announce('tokens');
+    await source.fresh(pair, undefined, ['listings']);
+    expect(await sentReadings()).toBe(before + 3);
+    signal.announce('collections');
+    await source.fresh(pair, undefined, ['listings']);
+    expect(await sentReadings()).toBe(before + 4);
+  });
+
   it('trusts a reading no longer than maxStaleMs, announced change or not', async () => {
-    const signal = { listening: true, generation: 0 };
+    const signal = new Announcer();
     const source = new ReadStateSource(test.db, 250, signal, 1);
     const first = await version(source);
     await commitBatch(test.db, (first ?? 0) + 1, 'tokens');

@@ -35,6 +35,7 @@ import * as walletVersions from './migrations/2026-12-07T1000_wallet_versions';
 import * as analyticsCollectionVersions from './migrations/2026-12-08T1000_analytics_collection_versions';
 import * as documentsCollectionVersions from './migrations/2026-12-08T1100_documents_collection_versions';
 import * as tokenRowsCollectionVersions from './migrations/2026-12-08T1200_token_rows_collection_versions';
+import * as readVersionNotifyTables from './migrations/2026-12-09T1000_read_version_notify_tables';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-08T1000_analytics_collection_versions': analyticsCollectionVersions,
   '2026-12-08T1100_documents_collection_versions': documentsCollectionVersions,
   '2026-12-08T1200_token_rows_collection_versions': tokenRowsCollectionVersions,
+  '2026-12-09T1000_read_version_notify_tables': readVersionNotifyTables,
 };
 
 /** The migrations' names in the order they run. */

@@ -225,7 +225,7 @@ describe('listenForReadVersions', () => {
   });
   afterAll(() => test.drop());
 
-  it('hears each committed write once per transaction, whatever it wrote, and no rolled-back one', async () => {
+  it('hears each table a committed transaction wrote once, named, and no rolled-back one', async () => {
     const signal = listenForReadVersions(test.url);
     // A plain listener beside it sees the payloads: the marker ends the sequence, and a session
     // delivers notifications in commit order, so what came before it is all there is.
@@ -255,9 +255,19 @@ describe('listenForReadVersions', () => {
       await writer.query(`SELECT bump_collection_versions('token_rarity', ARRAY['0xc'])`);
       await writer.query(`SELECT pg_notify('mdq_read_versions', 'marker')`);
       await until('the marker', () => heard.includes('marker'));
-      expect(heard).toEqual(['', '', 'marker']);
-      await until('the signal to hear the three', () => signal.generation >= start + 3);
-      expect(signal.generation).toBe(start + 3);
+      // Each names a table it wrote (or the pair pseudo-table), once per transaction, the first
+      // transaction's in its triggers' order.
+      expect(new Set(heard.slice(0, 4))).toEqual(
+        new Set(['tokens', 'collections', 'collections:name', 'token_rarity']),
+      );
+      expect(heard.slice(4)).toEqual(['token_rarity', 'marker']);
+      await until('the signal to hear the six', () => signal.generation >= start + 6);
+      expect(signal.generation).toBe(start + 6);
+      // What the signal tells of them: which tables changed after a generation.
+      expect(signal.changedSince(start, ['tokens'])).toBe(true);
+      expect(signal.changedSince(start, ['listings', 'token_ownerships'])).toBe(false);
+      expect(signal.changedSince(start + 5, ['token_rarity'])).toBe(false);
+      expect(signal.changedSince(start)).toBe(true);
     } finally {
       await writer.end();
       await raw.end();

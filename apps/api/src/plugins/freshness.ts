@@ -2,6 +2,7 @@ import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import {
   type Db,
   type Freshness,
+  type ReadScope,
   type ReadState,
   type ReadVersionSignal,
   readState,
@@ -12,6 +13,20 @@ import { readStateReadings } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 import type { ReadCacheConfig } from './read-cache-config';
+
+/**
+ * The tables a scope's resolution reads besides the route's own: a pair's collections (and the
+ * pair's own counter), a token's stored row (its collection). An id names its collection, and a
+ * wallet's bucket is a hash of its address.
+ */
+function resolutionTables(selector: ScopeSelector): readonly string[] {
+  if ('creator' in selector) return ['collections', 'collections:name'];
+  if ('token' in selector) return ['tokens'];
+  return [];
+}
+
+/** Scopes kept from earlier readings at most: each is a few counters, and a busy API asks about thousands. */
+const MAX_KEPT_SCOPES = 20_000;
 
 /**
  * The one source of the read state (read version + freshness) for every request of the process.
@@ -32,58 +47,70 @@ import type { ReadCacheConfig } from './read-cache-config';
  * and reads its counters (the collections', the wallet's bucket's), in the same statement.
  *
  * With a `signal` (LISTEN on the primary, `listenForReadVersions`) the counters are pushed rather
- * than read per request: while the signal listens and has announced no change since the last
- * reading was sent, and that reading is younger than `maxStaleMs`, `fresh()` and `recent()` answer
- * with it and touch no database (a cache hit then costs no round trip). A change is announced at
- * its commit, so an answer can be older than a write only for the time the notification takes to
- * arrive (milliseconds), and never by more than `maxStaleMs`. A request that names a chain version
- * (`x-mdq-min-version`) the last reading has not reached gets a reading of its own. Requests that
- * queued behind a reading in flight take that reading instead of sending the next one when it
- * resolved what they ask about and no change was announced since it was sent: the same warrant
- * (`pushedForAll`). Only for a source that reads the primary: a standby replays a write after the
- * primary announced it.
+ * than read per request. Each commit announces the tables it wrote, and a cached route names the
+ * tables it reads: while the signal listens and has announced no change to those tables (nor to
+ * what resolves the request's scope) since the last reading was sent, and that reading is younger
+ * than `maxStaleMs`, `fresh()` answers with it and touches no database (a cache hit then costs no
+ * round trip). A scope (collection, token, wallet) resolved by an earlier reading stays known on
+ * the same terms, counted from the reading that resolved it. A change is announced at its commit,
+ * so an answer can be older than a write only for the time the notification takes to arrive
+ * (milliseconds), and never by more than `maxStaleMs`. A reading that stands for an answer may
+ * predate blocks that did not touch its tables: its `x-mdq-indexed-version` is then the version of
+ * that reading (the answer's data is unchanged since), at most `maxStaleMs` behind. A request that
+ * names a chain version (`x-mdq-min-version`) the last reading has not reached gets a reading of its
+ * own. Requests that queued behind a reading in flight take that reading instead of sending the
+ * next one when it vouches for them on the same terms (`pushedForAll`). Only for a source that reads
+ * the primary: a standby replays a write after the primary announced it.
  */
 export class ReadStateSource {
   /** The reading requests may still join (not sent yet). */
   private queued: Promise<ReadState> | null = null;
   /** The collections and wallets the queued reading will resolve, by selectorKey. */
   private queuedSelectors = new Map<string, ScopeSelector>();
+  /** The tables the requests waiting for the queued reading read; undefined: one of them did not say. */
+  private queuedTables: Set<string> | undefined = new Set();
   /** The highest chain version a request waiting for the queued reading asked for (x-mdq-min-version). */
   private queuedMinVersion: number | undefined;
   /** The reading sent and not answered yet. */
   private inFlight: Promise<ReadState> | null = null;
+  /** The newest reading, with the scopes earlier readings resolved that may still stand. */
   private last: ReadState | null = null;
   private lastAt = 0;
   /** The signal's generation when the last reading was sent. */
   private lastGeneration = -1;
+  /** Per scope of `last` (selectorKey): the generation and time at which the reading that resolved it was sent. */
+  private scopeReadings = new Map<string, { generation: number; at: number }>();
 
   constructor(
     private readonly db: Db,
     private readonly maxAgeMs = 250,
-    private readonly signal?: Pick<ReadVersionSignal, 'listening' | 'generation'>,
+    private readonly signal?: Pick<ReadVersionSignal, 'listening' | 'generation' | 'changedSince'>,
     private readonly maxStaleMs = 1_000,
   ) {}
 
   /**
-   * A reading at least as new as every change committed before the call (announced or not). With a
-   * signal, the last reading when no change was announced since it was sent; `minVersion` (a chain
-   * version) asks for one that has reached it, if the database has.
+   * A reading at least as new as every change committed before the call (announced or not) to
+   * `tables` (every table, when undefined). With a signal, the last reading when no change to them
+   * was announced since it was sent; `minVersion` (a chain version) asks for one that has reached
+   * it, if the database has.
    */
-  fresh(selector?: ScopeSelector, minVersion?: number): Promise<ReadState> {
-    const known = this.pushed(selector, minVersion);
+  fresh(selector?: ScopeSelector, minVersion?: number, tables?: readonly string[]): Promise<ReadState> {
+    const known = this.pushedForAll(selector ? [selector] : [], minVersion, tables);
     if (known) return Promise.resolve(known);
     this.queued ??= new Promise<ReadState>((resolve, reject) => {
       const send = () => {
         const selectors = [...this.queuedSelectors.values()];
         const minVersion = this.queuedMinVersion;
+        const tables = this.queuedTables === undefined ? undefined : [...this.queuedTables];
         this.queued = null;
         this.queuedSelectors = new Map();
+        this.queuedTables = new Set();
         this.queuedMinVersion = undefined;
         // The reading that answered meanwhile was sent after every change announced so far: when it
-        // resolved what these requests ask about, it serves them as it serves a request arriving
-        // now (pushed), and the statement is not sent. Under load the requests that queue behind
-        // a reading in flight are most of them.
-        const answered = this.pushedForAll(selectors, minVersion);
+        // vouches for these requests, it serves them as it serves a request arriving now (pushed),
+        // and the statement is not sent. Under load the requests that queue behind a reading in
+        // flight are most of them.
+        const answered = this.pushedForAll(selectors, minVersion, tables);
         if (answered) {
           resolve(answered);
           return;
@@ -97,15 +124,7 @@ export class ReadStateSource {
         reading.then(
           (state) => {
             if (this.inFlight === reading) this.inFlight = null;
-            // The scopes resolved at one generation stay known until the next: a collection or
-            // wallet page asked again needs no reading.
-            const previous = this.last;
-            this.last =
-              previous && generation === this.lastGeneration && generation !== -1
-                ? { ...state, scopes: new Map([...previous.scopes, ...state.scopes]) }
-                : state;
-            this.lastAt = startedAt;
-            this.lastGeneration = generation;
+            this.remember(state, generation, startedAt);
             resolve(state);
           },
           (error: unknown) => {
@@ -118,8 +137,40 @@ export class ReadStateSource {
       else setImmediate(send);
     });
     if (selector) this.queuedSelectors.set(selectorKey(selector), selector);
+    if (tables === undefined) this.queuedTables = undefined;
+    else if (this.queuedTables) for (const table of tables) this.queuedTables.add(table);
     if (minVersion !== undefined) this.queuedMinVersion = Math.max(this.queuedMinVersion ?? -1, minVersion);
     return this.queued;
+  }
+
+  /**
+   * Keeps a reading as the last one, with the scopes earlier readings resolved while the signal
+   * listens (each vouched for later by its own reading's generation and age, `pushedForAll`).
+   */
+  private remember(state: ReadState, generation: number, startedAt: number): void {
+    const previous = this.last;
+    const keep = previous !== null && generation !== -1 && this.signal?.listening === true;
+    const scopes = new Map<string, ReadScope>();
+    const readings = new Map<string, { generation: number; at: number }>();
+    if (keep && previous.scopes.size > 0) {
+      for (const [key, scope] of previous.scopes) {
+        const read = this.scopeReadings.get(key);
+        if (!read || startedAt - read.at >= this.maxStaleMs || state.scopes.has(key)) continue;
+        if (scopes.size >= MAX_KEPT_SCOPES) break;
+        scopes.set(key, scope);
+        readings.set(key, read);
+      }
+    }
+    const merged = scopes.size > 0;
+    for (const [key, scope] of state.scopes) {
+      scopes.set(key, scope);
+      readings.set(key, { generation, at: startedAt });
+    }
+    // The reading itself when no earlier scope is kept: the requests it answered hold the same.
+    this.last = merged ? { ...state, scopes } : state;
+    this.scopeReadings = readings;
+    this.lastAt = startedAt;
+    this.lastGeneration = generation;
   }
 
   recent(minVersion?: number): Promise<ReadState> {
@@ -138,18 +189,34 @@ export class ReadStateSource {
 
   /** The last reading when the signal vouches for it (see the class comment), else null. */
   private pushed(selector: ScopeSelector | undefined, minVersion: number | undefined): ReadState | null {
-    return this.pushedForAll(selector ? [selector] : [], minVersion);
+    return this.pushedForAll(selector ? [selector] : [], minVersion, undefined);
   }
 
-  /** The last reading when the signal vouches for it and it resolved every one of `selectors`. */
+  /**
+   * The last reading when the signal vouches for it for an answer reading `tables` (every table,
+   * when undefined) about `selectors`: no change to those tables, nor to what resolves the
+   * selectors, announced since the reading (for a scope, the reading that resolved it) was sent,
+   * and that reading younger than `maxStaleMs`.
+   */
   private pushedForAll(
     selectors: readonly ScopeSelector[],
     minVersion: number | undefined,
+    tables: readonly string[] | undefined,
   ): ReadState | null {
     const last = this.last;
-    if (!this.signal?.listening || !last || this.lastGeneration !== this.signal.generation) return null;
-    if (Date.now() - this.lastAt >= this.maxStaleMs) return null;
-    if (selectors.some((selector) => !last.scopes.has(selectorKey(selector)))) return null;
+    const signal = this.signal;
+    if (!signal?.listening || !last || this.lastGeneration === -1) return null;
+    const now = Date.now();
+    if (now - this.lastAt >= this.maxStaleMs) return null;
+    const read = tables === undefined ? undefined : [...tables, ...selectors.flatMap(resolutionTables)];
+    if (signal.changedSince(this.lastGeneration, read)) return null;
+    for (const selector of selectors) {
+      const key = selectorKey(selector);
+      const resolved = this.scopeReadings.get(key);
+      if (!resolved || !last.scopes.has(key)) return null;
+      if (resolved.generation === this.lastGeneration) continue;
+      if (now - resolved.at >= this.maxStaleMs || signal.changedSince(resolved.generation, read)) return null;
+    }
     if (minVersion !== undefined && (last.freshness.indexedVersion ?? -1) < minVersion) return null;
     return last;
   }
@@ -204,7 +271,7 @@ export function registerFreshnessHeaders(app: FastifyInstance, source: ReadState
     const selector = cached ? scopeSelectorOf(request, cached) : undefined;
     if (selector) request.readScope = selectorKey(selector);
     const minVersion = minVersionOf(request);
-    const reading = cached ? source.fresh(selector, minVersion) : source.recent(minVersion);
+    const reading = cached ? source.fresh(selector, minVersion, cached.tables) : source.recent(minVersion);
     request.readState = await reading.catch(() => undefined);
   });
   app.addHook('onSend', (request, reply, payload, done) => {

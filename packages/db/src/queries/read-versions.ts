@@ -64,8 +64,9 @@ export const UNVERSIONED_TABLES: readonly string[] = [
 ];
 
 /**
- * The channel every transaction that moves a read counter notifies at its commit, once
- * (bump_read_version, bump_collection_versions; migration 2026-12-02T1000_read_version_notify).
+ * The channel every transaction that moves a read counter notifies at its commit, once per table it
+ * wrote, the table's name the payload (bump_read_version, bump_collection_versions; migrations
+ * 2026-12-02T1000_read_version_notify, 2026-12-09T1000_read_version_notify_tables).
  */
 export const READ_VERSIONS_CHANNEL = 'mdq_read_versions';
 
@@ -75,27 +76,65 @@ export interface ReadVersionSignal {
   readonly listening: boolean;
   /** Moves at each announced change and each (re)connect (changes may have gone unheard meanwhile). */
   readonly generation: number;
+  /**
+   * Whether a change to one of `tables` was announced after the signal stood at `generation`; with
+   * `tables` undefined, a change to anything. A (re)connect or a notification naming no table
+   * counts as a change to every table.
+   */
+  changedSince(generation: number, tables?: readonly string[]): boolean;
   close(): Promise<void>;
+}
+
+/**
+ * The changes announced so far, by table: the generation of each table's last change. A reading
+ * taken at generation g stands for an answer whose tables none of the later changes named (the
+ * metadata crawler's commits, 25–80 a second while it works, touch token documents only).
+ */
+export class AnnouncedChanges {
+  private current = 0;
+  /** The generation of the last change that named no table, or of the last (re)connect. */
+  private everything = 0;
+  private readonly byTable = new Map<string, number>();
+
+  get generation(): number {
+    return this.current;
+  }
+
+  /** A commit wrote `table` ('': it did not say what, as the functions before 2026-12-09T1000 did not). */
+  announce(table: string): void {
+    this.current += 1;
+    if (table === '') this.everything = this.current;
+    else this.byTable.set(table, this.current);
+  }
+
+  /** Changes may have gone unheard (the listening connection was down). */
+  reset(): void {
+    this.current += 1;
+    this.everything = this.current;
+  }
+
+  changedSince(generation: number, tables?: readonly string[]): boolean {
+    if (this.everything > generation) return true;
+    if (tables === undefined) return this.current > generation;
+    return tables.some((table) => (this.byTable.get(table) ?? 0) > generation);
+  }
 }
 
 /** Listens on the primary (`url`: a standby delivers no notifications) for changes of the counters. */
 export function listenForReadVersions(url: string): ReadVersionSignal {
-  let generation = 0;
+  const changes = new AnnouncedChanges();
   const listener = listenForNotifications(url, 'mdq-api-read-versions', [READ_VERSIONS_CHANNEL], {
-    notified: () => {
-      generation += 1;
-    },
-    reset: () => {
-      generation += 1;
-    },
+    notified: (_channel, payload) => changes.announce(payload),
+    reset: () => changes.reset(),
   });
   return {
     get listening() {
       return listener.listening;
     },
     get generation() {
-      return generation;
+      return changes.generation;
     },
+    changedSince: (generation, tables) => changes.changedSince(generation, tables),
     close: () => listener.close(),
   };
 }
