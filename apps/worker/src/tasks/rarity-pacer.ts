@@ -7,8 +7,13 @@
  * collection-changed job: under the live API bench, about two a second with the largest (31k rows)
  * among them, more database time than every API read together (docs/PERFORMANCE.md). A recompute of
  * a few milliseconds is held back by milliseconds; a 2.5 s one of the largest collection holds it
- * for 22.5 s and the others for 2.5 s at the defaults. One per worker (`startWorker`): two workers
+ * for 22.5 s and the others for 7.5 s at the defaults. One per worker (`startWorker`): two workers
  * pace their own runs, so together they may take twice the share.
+ *
+ * A quarter overall: a recompute holds a backend (and a core) for its whole run. At half, under the
+ * live API bench (the metadata crawler changing traits in every collection), rarity took as much
+ * of the database's time as every API read together, and a recompute made cheaper was only run
+ * more often (docs/PERFORMANCE.md).
  */
 export class RarityPacer {
   private readonly last = new Map<string, { endedAt: number; ms: number }>();
@@ -16,7 +21,7 @@ export class RarityPacer {
 
   constructor(
     private readonly perCollection = 0.1,
-    private readonly overall = 0.5,
+    private readonly overall = 0.25,
   ) {}
 
   /** Milliseconds until the collection's next recompute may start (0: now). */
