@@ -25,6 +25,14 @@ function resolutionTables(selector: ScopeSelector): readonly string[] {
   return [];
 }
 
+/**
+ * The table whose writes move the indexed version: every answer carries it (`x-mdq-indexed-version`),
+ * so a block's commit takes a new reading whatever the answer reads, and the header is the current
+ * version as it was with one global counter. Notifications of the worker's and the metadata
+ * crawler's commits, which write no checkpoint, are the ones an answer can stand across.
+ */
+const FRESHNESS_TABLES = ['indexer_checkpoints'];
+
 /** Scopes kept from earlier readings at most: each is a few counters, and a busy API asks about thousands. */
 const MAX_KEPT_SCOPES = 20_000;
 
@@ -54,9 +62,8 @@ const MAX_KEPT_SCOPES = 20_000;
  * round trip). A scope (collection, token, wallet) resolved by an earlier reading stays known on
  * the same terms, counted from the reading that resolved it. A change is announced at its commit,
  * so an answer can be older than a write only for the time the notification takes to arrive
- * (milliseconds), and never by more than `maxStaleMs`. A reading that stands for an answer may
- * predate blocks that did not touch its tables: its `x-mdq-indexed-version` is then the version of
- * that reading (the answer's data is unchanged since), at most `maxStaleMs` behind. A request that
+ * (milliseconds), and never by more than `maxStaleMs`. A block's commit (the indexer's checkpoint)
+ * always takes a new reading, so the freshness headers stay the current ones. A request that
  * names a chain version (`x-mdq-min-version`) the last reading has not reached gets a reading of its
  * own. Requests that queued behind a reading in flight take that reading instead of sending the
  * next one when it vouches for them on the same terms (`pushedForAll`). Only for a source that reads
@@ -209,7 +216,7 @@ export class ReadStateSource {
     const now = Date.now();
     if (now - this.lastAt >= this.maxStaleMs) return null;
     const read = tables === undefined ? undefined : [...tables, ...selectors.flatMap(resolutionTables)];
-    if (signal.changedSince(this.lastGeneration, read)) return null;
+    if (signal.changedSince(this.lastGeneration, read && [...read, ...FRESHNESS_TABLES])) return null;
     for (const selector of selectors) {
       const key = selectorKey(selector);
       const resolved = this.scopeReadings.get(key);
