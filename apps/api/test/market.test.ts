@@ -271,6 +271,60 @@ describe('market routes', () => {
     expect((await h.get('/market/user-bids')).statusCode).toBe(400);
   });
 
+  it('a one- or two-letter search counts what it lists: names that contain it, and unnamed listings of collections whose name does', async () => {
+    const club = addr(0x70001);
+    const other = addr(0x70002);
+    await h.fx.collection({ id: club, creator: DOGS_CREATOR, name: 'Qx Club' });
+    await h.fx.collection({ id: other, creator: DOGS_CREATOR, name: 'Plain' });
+    const listing = (id: string, tokenName: string, collectionId: string, collection: string, n: number) =>
+      h.fx.listing({
+        id,
+        tokenId: addr(0x71000 + n),
+        tokenName,
+        collectionId,
+        collection,
+        creator: DOGS_CREATOR,
+        seller: SELLER,
+        price: String(500 + n),
+        version: 900 + n,
+      });
+    await listing('qx-member', 'Member 1', club, 'Qx Club', 1); // the collection's name matches
+    await listing('qx-unnamed', 'Member 2', club, 'Qx Club', 2); // and this one has no name
+    await listing('qx-badge', 'QX Badge', other, 'Plain', 3); // its own name matches, in any case
+    await listing('plain-unnamed', 'Plain 4', other, 'Plain', 4); // neither
+    await h.fx.listing({
+      id: 'qx-old',
+      tokenId: addr(0x71005),
+      tokenName: 'qx old',
+      collectionId: other,
+      collection: 'Plain',
+      creator: DOGS_CREATOR,
+      seller: SELLER,
+      price: '505',
+      version: 905,
+      status: 'cancelled',
+    });
+    await h.test.db
+      .updateTable('listings')
+      .set({ token_name: null })
+      .where('listing_id', 'in', ['qx-unnamed', 'plain-unnamed'])
+      .execute();
+    const listed = (await h.get('/market/listing-cards?search=qx&limit=100')).json();
+    expect(listed.data.map((l: { listingId: string }) => l.listingId).sort()).toEqual([
+      'qx-badge',
+      'qx-member',
+      'qx-unnamed',
+    ]);
+    expect(listed.pagination.total).toBe(3);
+    expect((await h.get('/market/total-listing-cards?search=qx')).json().data.total).toBe(3);
+    // One letter, the same rule: every listing above but the unnamed one of Plain and the cancelled one.
+    const q = (await h.get('/market/listing-cards?search=Q&limit=100')).json();
+    expect(q.pagination.total).toBe(q.data.length);
+    expect(q.data.map((l: { listingId: string }) => l.listingId)).toEqual(
+      expect.arrayContaining(['qx-badge', 'qx-member', 'qx-unnamed']),
+    );
+  });
+
   it('a search counts every matching collection: no cap on how many collections match', async () => {
     // 600 collections whose names match, one listing each (token names that do not match).
     const herd = Array.from({ length: 600 }, (_, i) => i);

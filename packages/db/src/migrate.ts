@@ -36,6 +36,7 @@ import * as analyticsCollectionVersions from './migrations/2026-12-08T1000_analy
 import * as documentsCollectionVersions from './migrations/2026-12-08T1100_documents_collection_versions';
 import * as tokenRowsCollectionVersions from './migrations/2026-12-08T1200_token_rows_collection_versions';
 import * as readVersionNotifyTables from './migrations/2026-12-09T1000_read_version_notify_tables';
+import * as listingsActiveNames from './migrations/2026-12-09T1100_listings_active_names';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-08T1100_documents_collection_versions': documentsCollectionVersions,
   '2026-12-08T1200_token_rows_collection_versions': tokenRowsCollectionVersions,
   '2026-12-09T1000_read_version_notify_tables': readVersionNotifyTables,
+  '2026-12-09T1100_listings_active_names': listingsActiveNames,
 };
 
 /** The migrations' names in the order they run. */

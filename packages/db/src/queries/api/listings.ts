@@ -149,8 +149,21 @@ const popularKeys = (position: RawBuilder<unknown>): ListingKey[] => [
 const POPULAR = popularKeys(sql`l.popularity`);
 const CHEAPEST: ListingKey[] = [{ expr: sql`l.price`, dir: 'asc', kind: 'u64', field: 'price' }, ...NEWEST];
 
-const countListings = (where: RawBuilder<boolean>) =>
-  sql<{ total: number }>`SELECT count(*)::int AS total FROM listings l WHERE ${where}`;
+interface ListingCount {
+  total: number;
+}
+
+/**
+ * The count of the listings `where` matches. For a search text too short for a trigram (`filter`),
+ * in two parts split on the name's nullness: the named part is read from `listings_active_named`
+ * alone, not from a heap page per active listing (migration 2026-12-09T1100); the parts are
+ * disjoint and cover every row, so the sum is the same count.
+ */
+const countListings = (where: RawBuilder<boolean>, filter?: ListingFilter): RawBuilder<ListingCount> =>
+  filter !== undefined && shortSearch(filter)
+    ? sql`SELECT ((SELECT count(*) FROM listings l WHERE ${where} AND l.token_name IS NOT NULL)
+        + (SELECT count(*) FROM listings l WHERE ${where} AND l.token_name IS NULL))::int AS total`
+    : sql`SELECT count(*)::int AS total FROM listings l WHERE ${where}`;
 
 /**
  * One page of the listings matching `where`, in `keys` order. The page is cut before it meets its
@@ -162,6 +175,7 @@ function listingPage(
   keys: ListingKey[],
   request: PageRequest,
   prepared = false,
+  count = countListings(where),
 ): Promise<Page<ListingCard>> {
   return fetchPage(
     db,
@@ -173,7 +187,7 @@ function listingPage(
           FROM (SELECT l.* FROM listings l WHERE ${where} AND ${p.after()} ORDER BY ${p.order} ${p.window}) l
           LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
          ORDER BY ${p.order}`,
-      count: countListings(where),
+      count,
       map: toListingCard,
     },
     request,
@@ -187,13 +201,21 @@ export function listingCards(
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
   const where = listingFilterWhere(filter);
-  if (byPopular) return popularPage(db, where, request);
-  return indexedSearch(filter) ? matchedPage(db, where, request) : listingPage(db, where, NEWEST, request);
+  const count = countListings(where, filter);
+  if (byPopular) return popularPage(db, where, request, count);
+  return indexedSearch(filter)
+    ? matchedPage(db, where, request)
+    : listingPage(db, where, NEWEST, request, false, count);
 }
 
 /** A search text long enough for the trigram index (three letters make a trigram). */
 function indexedSearch(filter: ListingFilter): boolean {
   return (filter.search?.trim().length ?? 0) >= 3;
+}
+
+/** A search text too short for it: its matches are tested on every active listing's name. */
+function shortSearch(filter: ListingFilter): boolean {
+  return (filter.search?.trim() ?? '') !== '' && !indexedSearch(filter);
 }
 
 /*
@@ -235,7 +257,12 @@ function matchedPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
  * bench. The page is cut from that union in the one order, and only its rows meet their token.
  * Same rows and order as joining every active listing to its ranking position and sorting.
  */
-function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): Promise<Page<ListingCard>> {
+function popularPage(
+  db: Db,
+  where: RawBuilder<boolean>,
+  request: PageRequest,
+  count: RawBuilder<ListingCount>,
+): Promise<Page<ListingCard>> {
   return fetchPage(
     db,
     {
@@ -264,7 +291,7 @@ function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
           ORDER BY ${p.order} ${p.window}
         ) l LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
         ORDER BY ${p.order}`,
-      count: countListings(where),
+      count,
       map: toListingCard,
     },
     request,
@@ -276,7 +303,7 @@ function popularPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
  * `version` the two routes share one count (and each counts once per version, not per request).
  */
 export async function totalListingCards(db: Db, filter: ListingFilter, version?: string): Promise<number> {
-  return (await countOf(db, countListings(listingFilterWhere(filter)), version, undefined)).total;
+  return (await countOf(db, countListings(listingFilterWhere(filter), filter), version, undefined)).total;
 }
 
 /** Active listings of collections, cheapest first (each from the collection / price index). */
