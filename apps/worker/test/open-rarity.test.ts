@@ -191,6 +191,9 @@ describe('OpenRarity in SQL', () => {
     const rewritten = await sql<{ at: Date }>`
       SELECT min(computed_at) AS at FROM token_rarity WHERE collection_id = ${first}`.execute(db);
     expect(rewritten.rows[0]?.at.getTime()).toBe(later.getTime());
+    // It ranks each of the collection's stored tokens again, and says how many.
+    const own = after.rows.filter((r) => r.collectionId === first).length;
+    expect(await computeOpenRarity(db, [first], later)).toBe(own);
     // An empty scope is no work.
     expect(await computeOpenRarity(db, [], later)).toBe(0);
   });

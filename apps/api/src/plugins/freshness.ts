@@ -181,7 +181,7 @@ export class ReadStateSource {
   }
 
   recent(minVersion?: number): Promise<ReadState> {
-    const known = this.pushed(undefined, minVersion);
+    const known = this.pushedForAll([], minVersion, undefined);
     if (known) return Promise.resolve(known);
     if (minVersion === undefined && this.last && Date.now() - this.lastAt < this.maxAgeMs) {
       return Promise.resolve(this.last);
@@ -192,11 +192,6 @@ export class ReadStateSource {
   /** True while changes are pushed (the signal listens): readings are sent per change, not per request. */
   get pushing(): boolean {
     return this.signal?.listening === true;
-  }
-
-  /** The last reading when the signal vouches for it (see the class comment), else null. */
-  private pushed(selector: ScopeSelector | undefined, minVersion: number | undefined): ReadState | null {
-    return this.pushedForAll(selector ? [selector] : [], minVersion, undefined);
   }
 
   /**

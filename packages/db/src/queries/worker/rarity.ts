@@ -208,23 +208,23 @@ async function storeRarity(trx: Db, ids: readonly string[], all: boolean, comput
   // Whether to rebuild is the full recompute's question only. A collection's own recompute asked it
   // too, and counting the rows it would change and every other collection's rows cost more than
   // its write: 317 ms a recompute on the 1M chain under the live bench, a third of the worker's
-  // rarity time (docs/PERFORMANCE.md).
-  const { rows } = all
-    ? await sql<StoreCounts>`
-        SELECT (SELECT count(*) FROM rarity_ranked)::int AS ranked,
-               (SELECT count(*) FROM rarity_ranked x LEFT JOIN token_rarity s USING (token_data_id)
-                 WHERE s.token_data_id IS NULL OR ${differs('s', 'x', 'k')})::int AS changed,
-               (SELECT count(*) FROM token_rarity r WHERE NOT ${inScope})::int AS kept
-      `.execute(trx)
-    : await sql<StoreCounts>`
-        SELECT count(*)::int AS ranked, 0 AS changed, 0 AS kept FROM rarity_ranked
-      `.execute(trx);
-  const { ranked = 0, changed = 0, kept = 0 } = rows[0] ?? {};
-  if (all && changed * 2 > ranked + kept) {
-    await rebuildTokenRarity(trx, ids, computedAt);
-    return ranked;
+  // rarity time (docs/PERFORMANCE.md). Its upsert writes every row it ranked, and says how many.
+  let counted: number | undefined;
+  if (all) {
+    const { rows } = await sql<StoreCounts>`
+      SELECT (SELECT count(*) FROM rarity_ranked)::int AS ranked,
+             (SELECT count(*) FROM rarity_ranked x LEFT JOIN token_rarity s USING (token_data_id)
+               WHERE s.token_data_id IS NULL OR ${differs('s', 'x', 'k')})::int AS changed,
+             (SELECT count(*) FROM token_rarity r WHERE NOT ${inScope})::int AS kept
+    `.execute(trx);
+    const { ranked = 0, changed = 0, kept = 0 } = rows[0] ?? {};
+    if (changed * 2 > ranked + kept) {
+      await rebuildTokenRarity(trx, ids, computedAt);
+      return ranked;
+    }
+    counted = ranked;
   }
-  await sql`
+  const written = await sql`
     INSERT INTO token_rarity (token_data_id, collection_id, score, rank, trait_count, computed_at)
     SELECT x.token_data_id, x.collection_id, x.score, x.rank, x.k, ${computedAt} FROM rarity_ranked x
     ${all ? sql`LEFT JOIN token_rarity s ON s.token_data_id = x.token_data_id WHERE s.token_data_id IS NULL OR ${differs('s', 'x', 'k')}` : sql``}
@@ -237,7 +237,7 @@ async function storeRarity(trx: Db, ids: readonly string[], all: boolean, comput
     DELETE FROM token_rarity r WHERE ${inScope}
       AND NOT EXISTS (SELECT 1 FROM rarity_ranked x WHERE x.token_data_id = r.token_data_id)
   `.execute(trx);
-  return ranked;
+  return counted ?? Number(written.numAffectedRows ?? 0n);
 }
 
 /**
