@@ -18,9 +18,14 @@ import { createDb, type Db, migrateToLatest, sql } from '@mdq/db';
 import { testServerUrl, withDatabase } from '@mdq/db/testing';
 import { fullnodeSource, runIndexer } from '@mdq/indexer';
 import { noopNotifier } from '@mdq/jobs';
-import { recomputeAll } from '@mdq/worker';
+import { crawlCollectionMetadata, recomputeAll } from '@mdq/worker';
 import pg from 'pg';
-import { devnetProcessDecoder, startDevnetProcess } from './devnet-process';
+import {
+  BENCH_DEVNET_ORIGIN,
+  BENCH_DEVNET_PORT,
+  devnetProcessDecoder,
+  startDevnetProcess,
+} from './devnet-process';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '.out');
 
@@ -58,7 +63,7 @@ async function build(count: number, name: string, log: (line: string) => void): 
   const buildingUrl = withDatabase(testServerUrl(), `${name}_building`);
   const db = createDb(buildingUrl, { max: 5 });
   await migrateToLatest(db);
-  const devnet = await startDevnetProcess(count);
+  const devnet = await startDevnetProcess(count, ['--port', String(BENCH_DEVNET_PORT)]);
   const t0 = performance.now();
   const stats = await runIndexer({
     db,
@@ -68,14 +73,57 @@ async function build(count: number, name: string, log: (line: string) => void): 
     batchSize: DEFAULTS.indexerBatchSize,
     untilCaughtUp: true,
   });
-  devnet.stop();
   log(`indexed ${stats.transactions} transactions in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  try {
+    await crawlEveryDocument(db, log);
+  } finally {
+    devnet.stop();
+  }
   const { rows } = await sql<{
     now: Date;
   }>`SELECT max(transaction_timestamp) AS now FROM marketplace_activities`.execute(db);
   // Rankings, rarity and snapshots as the worker leaves them at the chain's "now".
   await recomputeAll(db, new Date(rows[0]?.now ?? Date.now()));
   await keep(db, `${name}_building`, name, count, log);
+}
+
+/**
+ * Every token's and collection's metadata document fetched and stored, as a worker that has followed
+ * the chain leaves them: a marketplace's API serves a chain whose documents were crawled as its
+ * tokens were minted. Without them the live bench's worker spent its run crawling the whole chain
+ * (100 document writes a second, each retiring its collection's token pages), which no deployment
+ * past its first days does. The crawler's own code through the devnet's documents, with the limits
+ * lifted that protect a real host (one host here, on loopback).
+ */
+async function crawlEveryDocument(db: Db, log: (line: string) => void): Promise<void> {
+  const t0 = performance.now();
+  const { rows } = await sql<{ id: string }>`
+    SELECT collection_id AS id FROM collections ORDER BY collection_id`.execute(db);
+  const options = {
+    ipfsGateways: DEFAULTS.ipfsGateways,
+    arweaveGateway: DEFAULTS.arweaveGateway,
+    trustedOrigins: [BENCH_DEVNET_ORIGIN],
+    hostConcurrency: 32,
+    hostIntervalMs: 0,
+    batchSize: 1000,
+  };
+  const queue = rows.map((r) => r.id);
+  let fetched = 0;
+  let failed = 0;
+  const crawlNext = async (): Promise<void> => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      for (let more = true; more; ) {
+        const result = await crawlCollectionMetadata(db, id, options);
+        fetched += result.fetched;
+        failed += result.failed;
+        more = result.more;
+      }
+    }
+  };
+  await Promise.all([crawlNext(), crawlNext(), crawlNext(), crawlNext()]);
+  log(
+    `crawled ${fetched} documents (${failed} failed) of ${rows.length} collections in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }
 
 /** Vacuums an indexed and recomputed chain database and renames it into the template, with its dump. */
@@ -87,23 +135,6 @@ async function keep(db: Db, current: string, name: string, count: number, log: (
   const url = withDatabase(testServerUrl(), name);
   execFileSync('pg_dump', [...libpqArgs(url), '-Fc', '-f', dumpPath(count), name], { stdio: 'inherit' });
   log(`kept as database ${name} and ${dumpPath(count)}`);
-}
-
-/**
- * Keeps a database that another bench indexed from the same devnet chain (and recomputed at the
- * chain's "now") as the template, when there is none yet: the ingestion bench's chain is the API
- * bench's chain, so one 1M ingestion serves both. Returns false (and leaves `db` open) otherwise.
- */
-export async function keepAsTemplateIfMissing(
-  db: Db,
-  current: string,
-  count: number,
-  log: (line: string) => void = console.log,
-): Promise<boolean> {
-  const name = templateName(count);
-  if (await databaseExists(name)) return false;
-  await keep(db, current, name, count, log);
-  return true;
 }
 
 /** Makes sure the template database for a chain of `count` transactions exists (builds it if needed). */

@@ -22,6 +22,7 @@ import { metricValues, scrape, spawnGrowingDevnet, spawnMdq, until, untilRunning
 import { cloneBenchDatabase } from './api-dataset';
 import { type Ask, asksOf, loadAsks, type Result, startServer } from './api-load';
 import { type Endpoint, sampleEndpoints } from './api-mix';
+import { BENCH_DEVNET_ORIGIN, BENCH_DEVNET_PORT } from './devnet-process';
 
 export interface LiveBenchOptions {
   count: number;
@@ -62,11 +63,11 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
   };
 
   // The chain the database holds, served again and growing (the same generator, seed and size).
-  const grown = spawnGrowingDevnet({
-    transactions: options.count,
-    blockIntervalMs: options.blockIntervalMs,
-    liveBlockSize: 10,
-  });
+  // Where the template's devnet listened: the documents its tokens name are served there again.
+  const grown = spawnGrowingDevnet(
+    { transactions: options.count, blockIntervalMs: options.blockIntervalMs, liveBlockSize: 10 },
+    ['--port', String(BENCH_DEVNET_PORT)],
+  );
   const devnet = grown.process;
   const processes = [devnet];
   const redisUrl = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -80,6 +81,8 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
       APTOS_NETWORK: NETWORK,
       APTOS_FULLNODE_URL: devnetUrl,
       MDQ_QUEUE_PREFIX: prefix,
+      // The devnet's loopback origin, which the fetchers' SSRF guard refuses otherwise (as `mdq start` trusts its own).
+      MDQ_TRUSTED_ORIGINS: BENCH_DEVNET_ORIGIN,
     };
     const indexer = spawnMdq('indexer', ['indexer'], env);
     const worker = spawnMdq('worker', ['worker'], env);

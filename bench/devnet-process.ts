@@ -44,6 +44,14 @@ export async function startDevnetProcess(
   return { url, grpcUrl, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * The port of the API bench's devnet, built and live: the chain's token and collection URIs name the
+ * serving devnet's origin, so the live run's devnet must listen where the template's did for its
+ * worker to fetch the documents the template stored (and refresh them).
+ */
+export const BENCH_DEVNET_PORT = 18_090;
+export const BENCH_DEVNET_ORIGIN = `http://127.0.0.1:${BENCH_DEVNET_PORT}`;
+
 /** The decoder for the chain a devnet process serves (the default marketplace and lootbox contracts). */
 export function devnetProcessDecoder() {
   return createDecoder({

@@ -18,7 +18,7 @@ import { DEFAULTS } from '@mdq/config';
 import { createDb, type Db, sql } from '@mdq/db';
 import { createTestDatabase } from '@mdq/db/testing';
 import { recomputeAll } from '@mdq/worker';
-import { cloneBenchDatabase, keepAsTemplateIfMissing } from './api-dataset';
+import { cloneBenchDatabase } from './api-dataset';
 import { startDevnetProcess } from './devnet-process';
 import { benchFlags, numberFlag } from './flags';
 import { ingestChain, rateAlongChain, stepRows } from './ingest-run';
@@ -56,8 +56,6 @@ async function openCopy(): Promise<{ db: Db; drop: () => Promise<void> }> {
 
 let db: Db;
 let drop: () => Promise<void>;
-// The ingested chain is the API bench's chain of the same size: kept as its template when missing.
-let keep = async () => false;
 if (flags.template) {
   ({ db, drop } = await openCopy());
   console.log(
@@ -68,7 +66,6 @@ if (flags.template) {
   const test = await createTestDatabase();
   db = test.db;
   drop = () => test.drop();
-  keep = () => keepAsTemplateIfMissing(test.db, test.name, count);
   console.log(`ingesting ${fmt(count)} transactions (load ${load()}); server: ${await serverSettings(db)}`);
   const before = await readServer(db);
   const run = await ingestChain(db, devnet.url, batchSize);
@@ -132,9 +129,8 @@ console.log(`
 | load average | ${load()} |
 `);
 
-// The live path last: the ingested database is kept as the API bench's template first (as ingested
-// and recomputed), and the live blocks go into a copy of it then.
-const live = (await keep()) ? await openCopy() : { db, drop };
+// The live path last, on the ingested and recomputed database.
+const live = { db, drop };
 const latencies = await saleToTrending(
   live.db,
   count,
