@@ -2,7 +2,9 @@
  * The indexed devnet chain the API benchmark reads (run alone to build it:
  * `pnpm --filter @mdq/bench exec tsx api-dataset.ts --count 1000000`).
  *
- * Building a 1,000,000-transaction database takes about 25 minutes of both cores, so it is built
+ * Building a 1,000,000-transaction database takes about 25 minutes of both cores (indexing, then
+ * crawling every document, then the recompute; 22.5 minutes with docs/SCALING.md's backfill
+ * settings), so it is built
  * once and kept twice: as a template database on the local server (a run clones it with
  * CREATE DATABASE … TEMPLATE, a file copy) and as a pg_dump under bench/.out (gitignored), restored
  * into the template when the server has lost it. Migrations added since the build are applied to

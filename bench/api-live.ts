@@ -52,6 +52,19 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
   );
   // One connection of the bench's own: the key, then the indexer's checkpoint as the chain moves.
   const db = createDb(database.url, { max: 1 });
+  // A template built before its chain's documents were crawled where the live devnet serves them
+  // would measure a worker crawling the whole chain into refused fetches (bench/README.md).
+  const crawled = await sql<{ ok: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM metadata_documents WHERE uri LIKE ${`${BENCH_DEVNET_ORIGIN}/%`}) AS ok`.execute(
+    db,
+  );
+  if (!crawled.rows[0]?.ok) {
+    await db.destroy();
+    await database.drop();
+    throw new Error(
+      `the template mdq_bench_api_${options.count} holds no document crawled at ${BENCH_DEVNET_ORIGIN}: drop it and bench/.out/api-chain-${options.count}.dump, and run again to rebuild it`,
+    );
+  }
   const { key } = await createApiKey(db, { name: 'bench', rateLimitPerMinute: 1_000_000_000 });
   const headers = { 'x-api-key': key };
   const indexedVersion = async () => (await readCheckpoint(db, MAIN_CHECKPOINT)) ?? -1;

@@ -130,9 +130,8 @@ console.log(`
 `);
 
 // The live path last, on the ingested and recomputed database.
-const live = { db, drop };
 const latencies = await saleToTrending(
-  live.db,
+  db,
   count,
   numberFlag(flags, 'seconds', flags.seconds, 60, 20),
   process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
@@ -146,5 +145,5 @@ console.log(`
 |---|---|
 | a sale → trending snapshot (indexer commit → stored ranking counts it; ${windows}), ${latencies.length} live sales | median ${fmt(sorted[Math.floor(sorted.length / 2)] ?? 0)} ms, 90th percentile ${fmt(sorted[Math.floor(sorted.length * 0.9)] ?? 0)} ms, max ${fmt(sorted.at(-1) ?? 0)} ms |
 `);
-await live.drop();
+await drop();
 process.exit(0);

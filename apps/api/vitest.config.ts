@@ -9,8 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two files at a time: much of a file's time is waiting (a process starting, a devnet advancing, a
-    // stream filling), and one at a time (vitest's default on two cores) left a core idle: the API
-    // suite alone took 340 s so and 199 s with two.
+    // stream filling), and one at a time (vitest's default on two cores) left a core idle: this suite
+    // alone took 340 s one file at a time and 199 s two at a time.
     maxWorkers: 2,
     minWorkers: 1,
   },

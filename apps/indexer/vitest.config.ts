@@ -8,9 +8,8 @@ export default defineConfig({
     globalSetup: ['../../packages/embedded-postgres/src/test-server.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two files at a time: much of a file's time is waiting (a process starting, a devnet advancing, a
-    // stream filling), and one at a time (vitest's default on two cores) left a core idle: the API
-    // suite alone took 340 s so and 199 s with two.
+    // Two files at a time, as the API suite (apps/api/vitest.config.ts): much of a file's time is
+    // waiting on the processes and chains it starts, and one at a time left a core idle.
     maxWorkers: 2,
     minWorkers: 1,
   },

@@ -204,7 +204,7 @@ export function listingCards(
   const count = countListings(where, filter);
   if (byPopular) return popularPage(db, where, request, count);
   return indexedSearch(filter)
-    ? matchedPage(db, where, request)
+    ? matchedPage(db, where, request, count)
     : listingPage(db, where, NEWEST, request, false, count);
 }
 
@@ -226,7 +226,12 @@ function shortSearch(filter: ListingFilter): boolean {
  * letters or more has trigrams, so its matches are what the indexes give. The total counts the
  * same matches in the same statement (`matches`): counted apart, the matches were read twice.
  */
-function matchedPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): Promise<Page<ListingCard>> {
+function matchedPage(
+  db: Db,
+  where: RawBuilder<boolean>,
+  request: PageRequest,
+  count: RawBuilder<ListingCount>,
+): Promise<Page<ListingCard>> {
   return fetchPage(
     db,
     {
@@ -237,7 +242,7 @@ function matchedPage(db: Db, where: RawBuilder<boolean>, request: PageRequest): 
           FROM (SELECT * FROM page_matches l WHERE ${p.after()} ORDER BY ${p.order} ${p.window}) l
           LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
          ORDER BY ${p.order}`,
-      count: countListings(where),
+      count,
       map: toListingCard,
     },
     request,
