@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,7 +35,7 @@ export type FillDataDir = (data: string, tool: PrivatePostgres['tool']) => Promi
 export async function startPrivatePostgres(options: { fill?: FillDataDir } = {}): Promise<PrivatePostgres> {
   const dir = await mkdtemp(join(tmpdir(), 'mdq-fault-pg-'));
   const data = join(dir, 'data');
-  const port = await freePort();
+  let port = 0;
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     await chmod(dir, 0o777);
@@ -44,6 +44,24 @@ export async function startPrivatePostgres(options: { fill?: FillDataDir } = {})
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]) : run(join(BIN, tool), args);
   if (options.fill) await options.fill(data, pg);
   else await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  /*
+   * A free port is one nothing listens on when asked, and the ephemeral range it comes from is also
+   * where the machine's outgoing connections take theirs: in the moment before the server binds it,
+   * another test's process can take it (a CI run lost the restore drill so: "could not bind ...
+   * Address already in use"). Asked right before the start, and asked again when the bind lost.
+   */
+  const startOnAFreePort = async () => {
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      try {
+        await ctl('start');
+        return;
+      } catch (error) {
+        const log = await readFile(join(dir, 'log'), 'utf8').catch(() => '');
+        if (attempt >= 5 || !log.includes(`port ${port}?`)) throw error;
+      }
+    }
+  };
   const ctl = (action: string, extra: string[] = []) =>
     pg('pg_ctl', [
       '-D',
@@ -58,7 +76,7 @@ export async function startPrivatePostgres(options: { fill?: FillDataDir } = {})
       ...extra,
       action,
     ]);
-  await ctl('start');
+  await startOnAFreePort();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
