@@ -28,7 +28,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<WorkerHa
     retention: resolved.retention,
     media: options.media,
     clock: resolved.clock,
-    rarityPacer: new RarityPacer(),
+    rarityPacer: options.rarityPacer ?? new RarityPacer(),
   };
   if (options.redisUrl) {
     const running = await startBullmqWorker(base, options.redisUrl, resolved, jobs);

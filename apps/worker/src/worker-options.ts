@@ -5,6 +5,7 @@ import type { AnyJob, CoalesceWindows } from './jobs/define-job';
 import { defaultWorkerLogger, type WorkerLogger } from './logger';
 import type { MediaRenderer } from './media/media-renderer';
 import { type MetadataCrawlOptions, metadataGate } from './metadata/crawl-collection';
+import type { RarityPacer } from './tasks/rarity-pacer';
 import type { UriCacheOptions } from './uri/resolve-collection-uri';
 import type { GatewayConfig } from './uri/uri-schemes';
 import type { StartWebhookDeliveryOptions } from './webhooks/webhook-delivery';
@@ -19,7 +20,12 @@ export interface StartWorkerOptions {
   /** URI resolution: gateways (default: config defaults), TTLs, limits. */
   uri?: Partial<UriCacheOptions>;
   /** The metadata crawler: limits, refresh age, per-host politeness (gateways come from `uri`). */
-  metadata?: Omit<MetadataCrawlOptions, keyof GatewayConfig | 'gate'>;
+  metadata?: Omit<MetadataCrawlOptions, keyof GatewayConfig | 'gate' | 'recomputeRarity'>;
+  /**
+   * The pace of the worker's OpenRarity recomputes (default: a tenth of the time per collection, a
+   * quarter overall; tasks/rarity-pacer.ts). A test hands one that already holds a collection back.
+   */
+  rarityPacer?: RarityPacer;
   /** Upsert job schedulers / start the in-process clocks (default true). */
   schedules?: boolean;
   /** Jobs run at once per queue in BullMQ (in-process: one at a time per queue). */

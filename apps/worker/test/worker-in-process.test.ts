@@ -1,9 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Db } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { readRanking } from '@mdq/db/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextRun, SCHEDULES } from '../src/schedules';
 import { startWorker } from '../src/start-worker';
+import { RarityPacer } from '../src/tasks/rarity-pacer';
 import type { StartWorkerOptions } from '../src/worker-options';
 import { addr, insertCollection, insertSale, insertToken, insertTraits } from './helpers';
 import { eventually, silentLogger } from './wait';
@@ -73,6 +76,77 @@ describe('worker without Redis', () => {
     });
     await worker.close();
     await own.drop();
+  });
+
+  it('a crawl whose documents change traits recomputes rarity under the pace, as a collection-changed job would', async () => {
+    // A document host on loopback: each token's document gives it one trait.
+    const host = createServer((request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify({ name: request.url, attributes: [{ trait_type: 'Hat', value: request.url }] }),
+      );
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    const held = addr(0x7701);
+    const free = addr(0x7702);
+    for (const id of [held, free]) {
+      await insertCollection(db, id);
+      for (const n of [1, 2]) {
+        const token = addr(Number.parseInt(id.slice(-4), 16) * 16 + n);
+        await insertToken(db, token, id);
+        await db
+          .updateTable('tokens')
+          .set({ token_uri: `${origin}/${token}.json` })
+          .where('token_data_id', '=', token)
+          .execute();
+      }
+    }
+    // The pace holds `held` back for minutes (its last recompute took a minute), and no other
+    // collection (no overall share).
+    const pacer = new RarityPacer(0.1, 1);
+    pacer.record(held, Date.now() - 60_000, Date.now());
+    const worker = await inProcessWorker(db, {
+      rarityPacer: pacer,
+      collectionChangedDelayMs: 1_000,
+      uri: { ipfsGateways: [], arweaveGateway: 'http://127.0.0.1:1/', trustedOrigins: [origin] },
+    });
+    const ranked = async (id: string) =>
+      (await db.selectFrom('token_rarity').select('rank').where('collection_id', '=', id).execute()).length;
+    const documents = async (id: string) =>
+      (
+        await db
+          .selectFrom('metadata_documents')
+          .select('subject_id')
+          .where('collection_id', '=', id)
+          .where('kind', '=', 'token')
+          .execute()
+      ).length;
+    try {
+      await worker.requestMetadataCrawl(free);
+      await worker.requestMetadataCrawl(held);
+      // The free collection's crawl recomputes at once.
+      await eventually(async () => expect([await documents(free), await ranked(free)]).toEqual([2, 2]));
+      // The held one's documents and traits are stored, and its recompute waits in a collection-changed
+      // job instead of running in the crawl.
+      await eventually(async () => {
+        const counts = (await worker.jobCounts())['collection-changed'] ?? {};
+        expect(await documents(held)).toBe(2);
+        expect((counts['waiting'] ?? 0) + (counts['delayed'] ?? 0) + (counts['active'] ?? 0)).toBeGreaterThan(
+          0,
+        );
+      });
+      const attributes = await db
+        .selectFrom('token_attributes')
+        .select('value')
+        .where('collection_id', '=', held)
+        .execute();
+      expect(attributes).toHaveLength(2);
+      expect(await ranked(held)).toBe(0);
+    } finally {
+      await worker.close();
+      host.close();
+    }
   });
 
   it('runs the declared cron patterns on the in-process clock', () => {

@@ -9,7 +9,7 @@ import { uriResolveJob } from './uri-resolve';
  * The indexer's `collection-changed` jobs (payload, id and producer live in @mdq/jobs): the
  * collection's rarity is recomputed here and now when its traits changed (a reveal is visible
  * within seconds; a trade leaves it as it is) unless its last recompute was so recent that another
- * would exceed the worker's pace (`ctx.rarityPacer`: a tenth of the time per collection, half
+ * would exceed the worker's pace (`ctx.rarityPacer`: a tenth of the time per collection, a quarter
  * overall): then the job asks for itself again (coalesced, so every change
  * meanwhile joins that run) and rarity follows the collection within ten times its computation's
  * time. Rankings are refreshed once for the whole burst, and a collection never resolved gets its
@@ -24,21 +24,36 @@ export async function processCollectionChanged(
   now: Date,
 ): Promise<{ rarityTokens: number | null; rarityDeferred: boolean }> {
   const id = payload.collectionId;
-  let rarityTokens: number | null = null;
-  let rarityDeferred = false;
-  if (await rarityIsStale(ctx.db, id)) {
-    rarityDeferred = ctx.rarityPacer.waitMs(id, Date.now()) > 0;
-    if (rarityDeferred) {
-      await ctx.enqueue(collectionChangedJob, payload);
-    } else {
-      const startedAt = Date.now();
-      rarityTokens = await computeCollectionRarity(ctx.db, id, now);
-      ctx.rarityPacer.record(id, startedAt, Date.now());
-    }
-  }
+  const rarity = (await rarityIsStale(ctx.db, id))
+    ? await recomputeRarityPaced(ctx, payload, now)
+    : { rarityTokens: null, rarityDeferred: false };
   await ctx.enqueue(rankingsRefreshJob, {});
   if (!(await loadUriCacheEntry(ctx.db, id))) await ctx.enqueue(uriResolveJob, { collectionId: id });
-  return { rarityTokens, rarityDeferred };
+  return rarity;
+}
+
+/**
+ * The collection's OpenRarity now, unless the pace (`ctx.rarityPacer`) holds it back: then a
+ * collection-changed job for it is queued (coalesced, so every change meanwhile joins that run),
+ * which recomputes once the pace allows. Every recompute the worker runs goes through here: the
+ * collection-changed jobs' and the metadata crawl's (a crawl follows each mint of a collection
+ * whose traits live in documents; run unpaced, its recomputes took a third of the database's time
+ * under the live API bench, docs/PERFORMANCE.md).
+ */
+export async function recomputeRarityPaced(
+  ctx: WorkerContext,
+  payload: CollectionChangedPayload,
+  now: Date,
+): Promise<{ rarityTokens: number | null; rarityDeferred: boolean }> {
+  const id = payload.collectionId;
+  if (ctx.rarityPacer.waitMs(id, Date.now()) > 0) {
+    await ctx.enqueue(collectionChangedJob, payload);
+    return { rarityTokens: null, rarityDeferred: true };
+  }
+  const startedAt = Date.now();
+  const rarityTokens = await computeCollectionRarity(ctx.db, id, now);
+  ctx.rarityPacer.record(id, startedAt, Date.now());
+  return { rarityTokens, rarityDeferred: false };
 }
 
 /**

@@ -36,6 +36,12 @@ export interface MetadataCrawlOptions extends GatewayConfig {
   allowPrivateAddresses?: readonly string[];
   /** The per-host gate; one per worker process (made from the options when absent). */
   gate?: HostGate;
+  /**
+   * How the crawl's rarity recompute runs once its documents changed the collection's traits. The
+   * worker's job hands it to the rarity pacer (a crawl follows every mint of a collection whose traits
+   * live in documents); by default it runs here and now (the bench's build, the tests).
+   */
+  recomputeRarity?: (collectionId: string, now: Date) => Promise<unknown>;
 }
 
 export const METADATA_DEFAULTS = {
@@ -127,7 +133,7 @@ export async function crawlCollectionMetadata(
   // 50 batches, and one rarity run of the whole collection per batch would be 50 runs. Earlier
   // batches' changes are caught by the stale mark.
   if (!more && (changed.size > 0 || (await rarityIsStale(db, collectionId)))) {
-    await computeCollectionRarity(db, collectionId, now());
+    await (options.recomputeRarity ?? ((id, at) => computeCollectionRarity(db, id, at)))(collectionId, now());
   }
   phases.writeMs = performance.now() - writeStart;
   return {
