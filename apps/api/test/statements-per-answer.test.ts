@@ -19,9 +19,11 @@ const BUDGET: Record<string, number> = {
   '/token/traits': 2,
   // Listings and tokens, each its own ranked search.
   '/market/search': 2,
-  // The analytics answers: each part its own statement, on one connection (routes/collection.ts).
+  // The analytics answers, on one connection (routes/collection.ts). collection-stats: resolve the
+  // collection, then its one-collection figures in one statement, then the floors, the floor at the
+  // window's start and the holder count the worker shares.
   '/collection-trait-floors': 4,
-  '/collection-stats': 10,
+  '/collection-stats': 5,
   '/collection-history': 6,
 };
 

@@ -64,103 +64,89 @@ export async function collectionStats(
   now: Date,
   includeFlagged: boolean,
 ): Promise<CollectionStats | null> {
-  // The statements that read this one collection through one index each run prepared: for most
-  // collections planning them cost a third of the answer (docs/PERFORMANCE.md); their plans are the
-  // same for the largest collection and the smallest, and for every window. The floors and holder
-  // counts, shared with the worker's many collections, are planned each time.
-  const [collection] = await executePrepared(
-    db,
-    db
-      .selectFrom('collections')
-      .select(['collection_id', 'collection_name', 'creator_address'])
-      .where('collection_id', '=', collectionId),
-  );
-  if (!collection) return null;
+  // The figures that read this one collection through one index each are one prepared statement:
+  // for most collections planning them cost a third of the answer (docs/PERFORMANCE.md), their plans
+  // are the same for the largest collection and the smallest and for every window, and as subqueries
+  // of one statement they cost one round trip instead of six. The floors and holder counts, shared
+  // with the worker's many collections, are planned each time, after it.
   const start = windowStart(window, now);
-  const [sales, flagged, floors, floorsAt, holders, top, offer, counts] = await Promise.all([
-    executePrepared(
-      db,
-      sql<{
-        volume: string;
-        sales: number;
-        median: string | null;
-        buyers: number;
-        sellers: number;
-      }>`
-      SELECT COALESCE(sum(m.price), 0)::text AS volume, count(*)::int AS sales,
-             (percentile_disc(0.5) WITHIN GROUP (ORDER BY m.price))::text AS median,
-             count(DISTINCT m.buyer)::int AS buyers, count(DISTINCT m.seller)::int AS sellers
-        FROM marketplace_activities m WHERE ${salesOf(collectionId, start, now, includeFlagged)}`,
-    ),
-    executePrepared(
-      db,
-      sql<{ sales: number; volume: string }>`
-      SELECT count(*)::int AS sales, COALESCE(sum(m.price), 0)::text AS volume
-        FROM marketplace_activities m
-       WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}'`,
-    ),
+  const [row] = await executePrepared(
+    db,
+    sql<{
+      collection_name: string;
+      creator_address: string;
+      sales: { volume: string; sales: number; median: string | null; buyers: number; sellers: number };
+      flagged: { sales: number; volume: string };
+      top_held: number;
+      offer: string | null;
+      live: string;
+      burned: string;
+    }>`
+    SELECT c.collection_name, c.creator_address,
+      (SELECT to_json(x) FROM (
+        SELECT COALESCE(sum(m.price), 0)::text AS volume, count(*)::int AS sales,
+               (percentile_disc(0.5) WITHIN GROUP (ORDER BY m.price))::text AS median,
+               count(DISTINCT m.buyer)::int AS buyers, count(DISTINCT m.seller)::int AS sellers
+          FROM marketplace_activities m WHERE ${salesOf(collectionId, start, now, includeFlagged)}) x) AS sales,
+      (SELECT to_json(x) FROM (
+        SELECT count(*)::int AS sales, COALESCE(sum(m.price), 0)::text AS volume
+          FROM marketplace_activities m
+         WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}') x) AS flagged,
+      -- The (holder, token) pairs: each positive ownership once per token (a v1 token's later
+      -- property versions in the same wallet are the same token here), and each active listing's
+      -- seller for a token the seller holds no ownership of (escrowed), burned tokens left out by an
+      -- anti-join on the small burned index. Counted per holder without hashing every pair first,
+      -- which a UNION of the two sides did (81 ms to 52 ms for the 1M chain's largest collection);
+      -- the ownerships come index-only from ownerships_collection_holders (a bitmap read of their
+      -- pages took 240 ms). Only the ten largest holdings' sum is shown (top10HoldersShare).
+      (SELECT COALESCE(sum(top.held), 0)::int FROM (
+        SELECT count(*)::int AS held FROM (
+          SELECT o.owner_address AS holder, o.token_data_id FROM token_ownerships o
+           WHERE o.collection_id = ${collectionId} AND o.amount > 0
+             AND (o.property_version = 0 OR NOT EXISTS (
+                   SELECT 1 FROM token_ownerships p
+                    WHERE p.collection_id = ${collectionId} AND p.owner_address = o.owner_address
+                      AND p.token_data_id = o.token_data_id AND p.amount > 0 AND p.property_version < o.property_version))
+          UNION ALL
+          SELECT DISTINCT l.seller, l.token_data_id FROM listings l
+           WHERE l.collection_id = ${collectionId} AND l.status = 'active' AND l.seller IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM token_ownerships o
+                              WHERE o.collection_id = ${collectionId} AND o.owner_address = l.seller
+                                AND o.token_data_id = l.token_data_id AND o.amount > 0)
+        ) h
+        WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned
+                            AND t.collection_id = ${collectionId})
+        GROUP BY holder ORDER BY held DESC LIMIT 10) top) AS top_held,
+      (SELECT max(o.price)::text FROM collection_offers o
+        WHERE o.collection_id = ${collectionId} AND o.status = 'active' AND o.remaining_amount > 0
+          AND (o.expiration_time IS NULL OR o.expiration_time > ${unestimated(now)})
+          AND ${isNativeCoin('o.coin_type')}) AS offer,
+      -- v2 collections carry no maintained supply. The live tokens are the count the tokens' trigger
+      -- keeps (collection_trait_totals, as trait floors read it); minted adds the burned ones, few and
+      -- in their own index, rather than reading the collection's every token entry (27 ms for 32k).
+      COALESCE((SELECT live_tokens FROM collection_trait_totals WHERE collection_id = ${collectionId}), 0)::text AS live,
+      (SELECT count(*) FROM tokens WHERE collection_id = ${collectionId} AND is_burned)::text AS burned
+    FROM collections c WHERE c.collection_id = ${collectionId}`,
+  );
+  if (!row) return null;
+  const [floors, floorsAt, holders] = await Promise.all([
     loadCurrentFloors(db, [collectionId]),
     // The floor at the exact instant the window starts, not the hourly snapshot before it.
     start === null ? Promise.resolve(null) : loadExactFloorsAt(db, [collectionId], start),
     loadHolderCounts(db, [collectionId]),
-    // The (holder, token) pairs: each positive ownership once per token (a v1 token's later property
-    // versions in the same wallet are the same token here), and each active listing's seller for
-    // a token the seller holds no ownership of (escrowed), burned tokens left out by an anti-join on
-    // the small burned index. Counted per holder without hashing every pair first, which a UNION of
-    // the two sides did (81 ms to 52 ms for the 1M chain's largest collection); the ownerships come
-    // index-only from ownerships_collection_holders (a bitmap read of their pages took 240 ms).
-    executePrepared(
-      db,
-      sql<{ held: number }>`
-      SELECT count(*)::int AS held FROM (
-        SELECT o.owner_address AS holder, o.token_data_id FROM token_ownerships o
-         WHERE o.collection_id = ${collectionId} AND o.amount > 0
-           AND (o.property_version = 0 OR NOT EXISTS (
-                 SELECT 1 FROM token_ownerships p
-                  WHERE p.collection_id = ${collectionId} AND p.owner_address = o.owner_address
-                    AND p.token_data_id = o.token_data_id AND p.amount > 0 AND p.property_version < o.property_version))
-        UNION ALL
-        SELECT DISTINCT l.seller, l.token_data_id FROM listings l
-         WHERE l.collection_id = ${collectionId} AND l.status = 'active' AND l.seller IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM token_ownerships o
-                            WHERE o.collection_id = ${collectionId} AND o.owner_address = l.seller
-                              AND o.token_data_id = l.token_data_id AND o.amount > 0)
-      ) h
-      WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned
-                          AND t.collection_id = ${collectionId})
-      GROUP BY holder ORDER BY held DESC LIMIT 10`,
-    ),
-    executePrepared(
-      db,
-      sql<{ price: string | null }>`
-      SELECT max(o.price)::text AS price FROM collection_offers o
-       WHERE o.collection_id = ${collectionId} AND o.status = 'active' AND o.remaining_amount > 0
-         AND (o.expiration_time IS NULL OR o.expiration_time > ${unestimated(now)})
-         AND ${isNativeCoin('o.coin_type')}`,
-    ),
-    // v2 collections carry no maintained supply. The live tokens are the count the tokens' trigger
-    // keeps (collection_trait_totals, as trait floors read it); minted adds the burned ones, few and
-    // in their own index, rather than reading the collection's every token entry (27 ms for 32k).
-    executePrepared(
-      db,
-      sql<{ live: string; burned: string }>`
-      SELECT COALESCE((SELECT live_tokens FROM collection_trait_totals WHERE collection_id = ${collectionId}), 0)::text AS live,
-             (SELECT count(*) FROM tokens WHERE collection_id = ${collectionId} AND is_burned)::text AS burned`,
-    ),
   ]);
-  const s = sales[0];
-  const count = s?.sales ?? 0;
-  const volume = s?.volume ?? '0';
+  const s = row.sales;
+  const count = s.sales;
+  const volume = s.volume;
   const floor = floors.get(collectionId)?.floor ?? null;
   const floorAtStart = floorsAt?.get(collectionId) ?? null;
-  const supply = counts[0]?.live ?? '0';
-  const burned = counts[0]?.burned ?? '0';
+  const supply = row.live;
+  const burned = row.burned;
   const listed = floors.get(collectionId)?.listed ?? 0;
-  const topHeld = top.reduce((sum, r) => sum + r.held, 0);
   return {
     collectionId,
-    collection: collection.collection_name,
-    creator: collection.creator_address,
+    collection: row.collection_name,
+    creator: row.creator_address,
     window,
     windowStart: iso(start),
     windowEnd: now.toISOString(),
@@ -168,22 +154,22 @@ export async function collectionStats(
     volume,
     sales: count,
     averageSale: count === 0 ? null : String(BigInt(volume) / BigInt(count)),
-    medianSale: s?.median ?? null,
-    uniqueBuyers: s?.buyers ?? 0,
-    uniqueSellers: s?.sellers ?? 0,
-    flaggedSales: flagged[0]?.sales ?? 0,
-    flaggedVolume: flagged[0]?.volume ?? '0',
+    medianSale: s.median,
+    uniqueBuyers: s.buyers,
+    uniqueSellers: s.sellers,
+    flaggedSales: row.flagged.sales,
+    flaggedVolume: row.flagged.volume,
     floor,
     floorAtWindowStart: floorAtStart,
     floorChange:
       floor === null || floorAtStart === null || BigInt(floorAtStart) === 0n
         ? null
         : Number(BigInt(floor) - BigInt(floorAtStart)) / Number(floorAtStart),
-    bestCollectionOffer: offer[0]?.price ?? null,
+    bestCollectionOffer: row.offer,
     listedCount: listed,
     listedShare: ratio(listed, BigInt(supply)),
     holders: holders.get(collectionId) ?? 0,
-    top10HoldersShare: ratio(topHeld, BigInt(supply)),
+    top10HoldersShare: ratio(row.top_held, BigInt(supply)),
     supply,
     minted: String(BigInt(supply) + BigInt(burned)),
     burned,
