@@ -31,64 +31,65 @@ export async function collectionHistory(
   const ms = HISTORY_INTERVALS[interval];
   const first = bucketStart(from, interval);
   const end = new Date(bucketStart(to, interval).getTime() + ms);
-  const [sales, before, snaps, snapBefore] = await Promise.all([
-    // All four prepared: each reads the one collection through one index, in one plan for every
-    // range (docs/PERFORMANCE.md). Each bucket's sales are summed by Postgres, not shipped one by
-    // one (the busiest collection's month was 5,000 rows for 30 buckets); a bucket is its start's
-    // index in whole intervals since the epoch (ms), as bucketStart aligns it.
-    executePrepared(
-      db,
-      sql<{
-        bucket: string;
-        open: string;
-        close: string;
-        high: string;
-        low: string;
-        volume: string;
-        sales: number;
-      }>`
-      SELECT floor(extract(epoch FROM m.transaction_timestamp) * 1000 / ${ms})::bigint::text AS bucket,
-             (array_agg(m.price ORDER BY m.transaction_timestamp, m.transaction_version, m.event_index))[1]::text AS open,
-             (array_agg(m.price ORDER BY m.transaction_timestamp DESC, m.transaction_version DESC,
-                                         m.event_index DESC))[1]::text AS close,
-             max(m.price)::text AS high, min(m.price)::text AS low, sum(m.price)::text AS volume,
-             count(*)::int AS sales
-        FROM marketplace_activities m
-       WHERE ${salesOf(collectionId, first, new Date(end.getTime() - 1), includeFlagged)}
-       GROUP BY 1 ORDER BY 1`,
-    ),
-    executePrepared(
-      db,
-      sql<{ price: string }>`
-      SELECT m.price::text AS price FROM marketplace_activities m
-       WHERE ${salesOf(collectionId, null, new Date(first.getTime() - 1), includeFlagged)}
-       ORDER BY m.transaction_timestamp DESC, m.transaction_version DESC, m.event_index DESC LIMIT 1`,
-    ),
-    executePrepared(
-      db,
-      sql<{ floor: string | null; at: Date }>`
-      SELECT floor_price::text AS floor, snapshot_at AS at FROM collection_snapshots
-       WHERE collection_id = ${collectionId} AND snapshot_at >= ${first} AND snapshot_at < ${end}
-       ORDER BY snapshot_at`,
-    ),
-    executePrepared(
-      db,
-      sql<{ floor: string | null }>`
-      SELECT floor_price::text AS floor FROM collection_snapshots
-       WHERE collection_id = ${collectionId} AND snapshot_at < ${first}
-       ORDER BY snapshot_at DESC LIMIT 1`,
-    ),
-  ]);
+  // One prepared statement of four parts, one round trip: each part reads the one collection through
+  // one index, in one plan for every range (docs/PERFORMANCE.md). Each bucket's sales are summed by
+  // Postgres, not shipped one by one (the busiest collection's month was 5,000 rows for 30 buckets);
+  // a bucket is its start's index in whole intervals since the epoch (ms), as bucketStart aligns it.
+  // The snapshots' times come as epoch ms (exact: `extract` is numeric).
+  const [row] = await executePrepared(
+    db,
+    sql<{
+      sales:
+        | {
+            bucket: string;
+            open: string;
+            close: string;
+            high: string;
+            low: string;
+            volume: string;
+            sales: number;
+          }[]
+        | null;
+      before: string | null;
+      snaps: { floor: string | null; at: number }[] | null;
+      snap_before: string | null;
+    }>`
+    SELECT
+      (SELECT json_agg(b ORDER BY b.n) FROM (
+        SELECT floor(extract(epoch FROM m.transaction_timestamp) * 1000 / ${ms})::bigint AS n,
+               floor(extract(epoch FROM m.transaction_timestamp) * 1000 / ${ms})::bigint::text AS bucket,
+               (array_agg(m.price ORDER BY m.transaction_timestamp, m.transaction_version, m.event_index))[1]::text AS open,
+               (array_agg(m.price ORDER BY m.transaction_timestamp DESC, m.transaction_version DESC,
+                                           m.event_index DESC))[1]::text AS close,
+               max(m.price)::text AS high, min(m.price)::text AS low, sum(m.price)::text AS volume,
+               count(*)::int AS sales
+          FROM marketplace_activities m
+         WHERE ${salesOf(collectionId, first, new Date(end.getTime() - 1), includeFlagged)}
+         GROUP BY 1, 2) b) AS sales,
+      (SELECT m.price::text FROM marketplace_activities m
+        WHERE ${salesOf(collectionId, null, new Date(first.getTime() - 1), includeFlagged)}
+        ORDER BY m.transaction_timestamp DESC, m.transaction_version DESC, m.event_index DESC LIMIT 1) AS before,
+      (SELECT json_agg(json_build_object('floor', s.floor_price::text,
+                                         'at', floor(extract(epoch FROM s.snapshot_at) * 1000)::float8)
+                       ORDER BY s.snapshot_at)
+         FROM collection_snapshots s
+        WHERE s.collection_id = ${collectionId} AND s.snapshot_at >= ${first} AND s.snapshot_at < ${end}) AS snaps,
+      (SELECT floor_price::text FROM collection_snapshots
+        WHERE collection_id = ${collectionId} AND snapshot_at < ${first}
+        ORDER BY snapshot_at DESC LIMIT 1) AS snap_before`,
+  );
+  const sales = row?.sales ?? [];
+  const snaps = row?.snaps ?? [];
   const buckets: HistoryBucket[] = [];
-  let close: string | null = before[0]?.price ?? null;
-  let floor: string | null = snapBefore[0]?.floor ?? null;
+  let close: string | null = row?.before ?? null;
+  let floor: string | null = row?.snap_before ?? null;
   const summed = new Map(sales.map((b) => [Number(b.bucket) * ms, b]));
   let fi = 0;
   for (let t = first.getTime(); t < end.getTime(); t += ms) {
     const bucketEnd = t + ms;
     const b = summed.get(t);
     if (b) close = b.close;
-    for (; fi < snaps.length && (snaps[fi]?.at.getTime() ?? 0) < bucketEnd; fi++) {
+    for (; fi < snaps.length && (snaps[fi]?.at ?? 0) < bucketEnd; fi++) {
       floor = snaps[fi]?.floor ?? null;
     }
     buckets.push({

@@ -21,11 +21,12 @@ export async function collectionTraitFloors(
 ): Promise<TraitFloor[]> {
   // Prepared, as collection-stats' statements of one collection: planning them cost as much as
   // running them for most collections, and forced generic their plans were as fast for the largest
-  // collection and the smallest (docs/PERFORMANCE.md).
-  const [values, last, supply] = await Promise.all([
+  // collection and the smallest (docs/PERFORMANCE.md). The live token count rides on each value's
+  // row (a value listed means the collection has its count), saving a round trip.
+  const [values, last] = await Promise.all([
     executePrepared(
       db,
-      sql<{ trait_type: string; value: string; count: number; floor: string | null }>`
+      sql<{ trait_type: string; value: string; count: number; floor: string | null; live: number | null }>`
       WITH floors AS (
         SELECT a.trait_type, a.value, min(l.price) AS floor
           FROM token_attributes a
@@ -38,20 +39,16 @@ export async function collectionTraitFloors(
            AND NOT t.is_burned
          GROUP BY a.trait_type, a.value
       )
-      SELECT c.trait_type, c.value, c.live_count AS count, f.floor::text AS floor
+      SELECT c.trait_type, c.value, c.live_count AS count, f.floor::text AS floor,
+             (SELECT live_tokens FROM collection_trait_totals WHERE collection_id = ${collectionId}) AS live
         FROM trait_value_counts c
         LEFT JOIN floors f ON f.trait_type = c.trait_type AND f.value = c.value
        WHERE c.collection_id = ${collectionId} AND c.live_count > 0
        ORDER BY c.trait_type, c.value`,
     ),
     traitLastSales(db, collectionId, includeFlagged),
-    executePrepared(
-      db,
-      sql<{ live: number }>`
-      SELECT live_tokens AS live FROM collection_trait_totals WHERE collection_id = ${collectionId}`,
-    ),
   ]);
-  const live = supply[0]?.live ?? 0;
+  const live = values[0]?.live ?? 0;
   return values.map((r) => {
     const sale = last.get(traitKey(r.trait_type, r.value));
     return {
