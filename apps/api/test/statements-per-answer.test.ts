@@ -29,12 +29,15 @@ const BUDGET: Record<string, number> = {
   '/collection-trait-floors': 3,
   '/collection-stats': 5,
   '/collection-history': 3,
+  // By id: check it exists, then both sides' traders in one statement.
+  '/collection-top-traders': 2,
 };
 
 const URLS = [
   ...CACHED,
   `/collection-stats?collectionId=${COLLECTION}`,
   `/collection-history?creator=${CREATOR}&collection=Cats`,
+  `/collection-top-traders?collectionId=${COLLECTION}&window=30d`,
 ];
 
 describe('the statements a miss runs', () => {

@@ -153,10 +153,13 @@ export async function collectionTopTraders(
      WHERE ${salesOf(collectionId, from, now, includeFlagged)} AND m.${sql.ref(column)} IS NOT NULL
      GROUP BY m.${sql.ref(column)}
      ORDER BY sum(m.price) DESC, m.${sql.ref(column)} LIMIT ${limit}`;
-  // Prepared: one collection's sales through its index, one plan for every window.
-  const [buyers, sellers] = await Promise.all([
-    executePrepared(db, side('buyer')),
-    executePrepared(db, side('seller')),
-  ]);
-  return { buyers, sellers };
+  // Prepared: one collection's sales through its index, one plan for every window. Both sides in
+  // one statement, one round trip.
+  const [row] = await executePrepared(
+    db,
+    sql<{ buyers: Trader[]; sellers: Trader[] }>`
+    SELECT (SELECT coalesce(json_agg(x), '[]') FROM (${side('buyer')}) x) AS buyers,
+           (SELECT coalesce(json_agg(x), '[]') FROM (${side('seller')}) x) AS sellers`,
+  );
+  return { buyers: row?.buyers ?? [], sellers: row?.sellers ?? [] };
 }
