@@ -19,13 +19,13 @@ const BUDGET: Record<string, number> = {
   '/token/traits': 2,
   // Listings and tokens, each its own ranked search.
   '/market/search': 2,
-  // The analytics answers, on one connection (routes/collection.ts). collection-trait-floors: resolve
-  // the collection, check it exists, then its values with their counts and floors (the live total on
-  // each row) and their last sales (a second statement only for values no recent sale names).
-  // collection-stats: resolve the
-  // collection, then its one-collection figures in one statement, then the floors, the floor at the
-  // window's start and the holder count the worker shares. collection-history: resolve it, check it
-  // exists, then its sales, last earlier sale and snapshots in one statement.
+  // The analytics answers, on one connection (routes/collection.ts).
+  // - trait floors: resolve the collection, check it exists, then its values with their counts and
+  //   floors (the live total on each row) and their last sales (a second statement only for values
+  //   no recent sale names);
+  // - stats: resolve it, then its one-collection figures in one statement, then the floors, the
+  //   floor at the window's start and the holder count the worker shares;
+  // - history: resolve it, check it exists, then its sales, last earlier sale and snapshots in one.
   '/collection-trait-floors': 3,
   '/collection-stats': 5,
   '/collection-history': 3,

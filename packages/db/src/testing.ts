@@ -27,7 +27,8 @@ export function testServerUrl(): string {
  * A fresh, migrated database for one test file, so test files run in parallel without sharing
  * rows. Call drop() in afterAll. A migrated one is a copy of the server's template for this tree's
  * migrations (made once, see migratedTemplate): a copy took 269 ms where migrating took 642 ms
- * (beside a running suite), ~160 times a test run. `migrate: false` gives an empty database, for the tests that migrate it.
+ * (beside a running suite), ~160 times a test run. `migrate: false` gives an empty database, for
+ * the tests that migrate it.
  */
 export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const server = testServerUrl();

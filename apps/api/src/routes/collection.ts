@@ -212,7 +212,7 @@ type CollectionQuery = Parameters<typeof collectionOf>[1];
 /**
  * An analytics answer and its freshness: `run` gets the collection `query` names (null from it:
  * no such collection, a 404). Its statements run on one pooled connection, one after another. Each
- * answer reads several figures (collection-stats nine, now five statements); sent at once on the pool, a
+ * answer reads several figures (collection-stats in five statements, nine before); sent at once on the pool, a
  * request held as many connections as it had statements, so a hundred clients of the stats queued
  * several hundred statements, which the load shedding's queue cap (`MDQ_SHED_DB_WAITING`) refused
  * as an overload. One connection per answer shares the pool between requests instead of statements;

@@ -35,7 +35,8 @@ export async function processCollectionChanged(
 /**
  * The collection's OpenRarity now, unless the pace (`ctx.rarityPacer`) holds it back: then a
  * collection-changed job for it is queued (coalesced, so every change meanwhile joins that run),
- * which recomputes once the pace allows. Every recompute the worker runs goes through here: the
+ * which recomputes once the pace allows. Every one-collection recompute a job runs goes through
+ * here (the scheduled recompute of all stale collections has its own schedule): the
  * collection-changed jobs' and the metadata crawl's (a crawl follows each mint of a collection
  * whose traits live in documents; run unpaced, its recomputes took a third of the database's time
  * under the live API bench, docs/PERFORMANCE.md).

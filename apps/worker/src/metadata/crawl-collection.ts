@@ -133,7 +133,9 @@ export async function crawlCollectionMetadata(
   // 50 batches, and one rarity run of the whole collection per batch would be 50 runs. Earlier
   // batches' changes are caught by the stale mark.
   if (!more && (changed.size > 0 || (await rarityIsStale(db, collectionId)))) {
-    await (options.recomputeRarity ?? ((id, at) => computeCollectionRarity(db, id, at)))(collectionId, now());
+    const recompute =
+      options.recomputeRarity ?? ((id: string, at: Date) => computeCollectionRarity(db, id, at));
+    await recompute(collectionId, now());
   }
   phases.writeMs = performance.now() - writeStart;
   return {

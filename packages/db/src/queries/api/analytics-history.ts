@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../database';
 import { executePrepared } from '../../prepared';
 import { salesOf } from './analytics-stats';
+import { jsonRows } from './json-columns';
 
 export const HISTORY_INTERVALS = { '1h': 3_600_000, '1d': 86_400_000 } as const;
 export type HistoryInterval = keyof typeof HISTORY_INTERVALS;
@@ -35,29 +36,26 @@ export async function collectionHistory(
   // one index, in one plan for every range (docs/PERFORMANCE.md). Each bucket's sales are summed by
   // Postgres, not shipped one by one (the busiest collection's month was 5,000 rows for 30 buckets);
   // a bucket is its start's index in whole intervals since the epoch (ms), as bucketStart aligns it.
-  // The snapshots' times come as epoch ms (exact: `extract` is numeric).
+  // The snapshots come in time order, their times as epoch ms (exact: `extract` is numeric).
   const [row] = await executePrepared(
     db,
     sql<{
-      sales:
-        | {
-            bucket: string;
-            open: string;
-            close: string;
-            high: string;
-            low: string;
-            volume: string;
-            sales: number;
-          }[]
-        | null;
+      sales: {
+        bucket: number;
+        open: string;
+        close: string;
+        high: string;
+        low: string;
+        volume: string;
+        sales: number;
+      }[];
       before: string | null;
-      snaps: { floor: string | null; at: number }[] | null;
+      snaps: { floor: string | null; at: number }[];
       snap_before: string | null;
     }>`
     SELECT
-      (SELECT json_agg(b ORDER BY b.n) FROM (
-        SELECT floor(extract(epoch FROM m.transaction_timestamp) * 1000 / ${ms})::bigint AS n,
-               floor(extract(epoch FROM m.transaction_timestamp) * 1000 / ${ms})::bigint::text AS bucket,
+      ${jsonRows(sql`
+        SELECT floor(extract(epoch FROM m.transaction_timestamp) * 1000 / ${ms})::bigint AS bucket,
                (array_agg(m.price ORDER BY m.transaction_timestamp, m.transaction_version, m.event_index))[1]::text AS open,
                (array_agg(m.price ORDER BY m.transaction_timestamp DESC, m.transaction_version DESC,
                                            m.event_index DESC))[1]::text AS close,
@@ -65,15 +63,15 @@ export async function collectionHistory(
                count(*)::int AS sales
           FROM marketplace_activities m
          WHERE ${salesOf(collectionId, first, new Date(end.getTime() - 1), includeFlagged)}
-         GROUP BY 1, 2) b) AS sales,
+         GROUP BY 1`)} AS sales,
       (SELECT m.price::text FROM marketplace_activities m
         WHERE ${salesOf(collectionId, null, new Date(first.getTime() - 1), includeFlagged)}
         ORDER BY m.transaction_timestamp DESC, m.transaction_version DESC, m.event_index DESC LIMIT 1) AS before,
-      (SELECT json_agg(json_build_object('floor', s.floor_price::text,
-                                         'at', floor(extract(epoch FROM s.snapshot_at) * 1000)::float8)
-                       ORDER BY s.snapshot_at)
-         FROM collection_snapshots s
-        WHERE s.collection_id = ${collectionId} AND s.snapshot_at >= ${first} AND s.snapshot_at < ${end}) AS snaps,
+      ${jsonRows(sql`
+        SELECT floor_price::text AS floor, floor(extract(epoch FROM snapshot_at) * 1000)::float8 AS at
+          FROM collection_snapshots
+         WHERE collection_id = ${collectionId} AND snapshot_at >= ${first} AND snapshot_at < ${end}
+         ORDER BY snapshot_at`)} AS snaps,
       (SELECT floor_price::text FROM collection_snapshots
         WHERE collection_id = ${collectionId} AND snapshot_at < ${first}
         ORDER BY snapshot_at DESC LIMIT 1) AS snap_before`,
@@ -83,7 +81,7 @@ export async function collectionHistory(
   const buckets: HistoryBucket[] = [];
   let close: string | null = row?.before ?? null;
   let floor: string | null = row?.snap_before ?? null;
-  const summed = new Map(sales.map((b) => [Number(b.bucket) * ms, b]));
+  const summed = new Map(sales.map((b) => [b.bucket * ms, b]));
   let fi = 0;
   for (let t = first.getTime(); t < end.getTime(); t += ms) {
     const bucketEnd = t + ms;

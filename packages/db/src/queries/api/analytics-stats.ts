@@ -5,6 +5,7 @@ import { executePrepared, unestimated } from '../../prepared';
 import { isNativeCoin, isSale } from '../market-rules';
 import { loadHolderCounts } from '../worker/rankings';
 import { loadCurrentFloors, loadExactFloorsAt } from '../worker/snapshots';
+import { jsonRow } from './json-columns';
 import { iso } from './pagination';
 
 export const ANALYTICS_WINDOWS = ['1h', '24h', '7d', '30d', 'all'] as const;
@@ -83,15 +84,15 @@ export async function collectionStats(
       burned: string;
     }>`
     SELECT c.collection_name, c.creator_address,
-      (SELECT to_json(x) FROM (
+      ${jsonRow(sql`
         SELECT COALESCE(sum(m.price), 0)::text AS volume, count(*)::int AS sales,
                (percentile_disc(0.5) WITHIN GROUP (ORDER BY m.price))::text AS median,
                count(DISTINCT m.buyer)::int AS buyers, count(DISTINCT m.seller)::int AS sellers
-          FROM marketplace_activities m WHERE ${salesOf(collectionId, start, now, includeFlagged)}) x) AS sales,
-      (SELECT to_json(x) FROM (
+          FROM marketplace_activities m WHERE ${salesOf(collectionId, start, now, includeFlagged)}`)} AS sales,
+      ${jsonRow(sql`
         SELECT count(*)::int AS sales, COALESCE(sum(m.price), 0)::text AS volume
           FROM marketplace_activities m
-         WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}') x) AS flagged,
+         WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}'`)} AS flagged,
       -- The (holder, token) pairs: each positive ownership once per token (a v1 token's later
       -- property versions in the same wallet are the same token here), and each active listing's
       -- seller for a token the seller holds no ownership of (escrowed), burned tokens left out by an

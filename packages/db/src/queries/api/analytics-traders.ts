@@ -4,6 +4,7 @@ import type { Db } from '../../database';
 import { executePrepared } from '../../prepared';
 import { isNativeCoin } from '../market-rules';
 import { salesOf } from './analytics-stats';
+import { jsonRows } from './json-columns';
 import { iso } from './pagination';
 
 export type TraitFloor = TraitFloorAnswer;
@@ -158,8 +159,7 @@ export async function collectionTopTraders(
   const [row] = await executePrepared(
     db,
     sql<{ buyers: Trader[]; sellers: Trader[] }>`
-    SELECT (SELECT coalesce(json_agg(x), '[]') FROM (${side('buyer')}) x) AS buyers,
-           (SELECT coalesce(json_agg(x), '[]') FROM (${side('seller')}) x) AS sellers`,
+    SELECT ${jsonRows(side('buyer'))} AS buyers, ${jsonRows(side('seller'))} AS sellers`,
   );
   return { buyers: row?.buyers ?? [], sellers: row?.sellers ?? [] };
 }

@@ -1,8 +1,9 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../database';
 import { executePrepared } from '../../prepared';
 import { type Bid, type BidRow, bestBidForTokenSql, toBid } from './bids';
 import { collectionFloorSql } from './collections';
+import { jsonRow, jsonRows } from './json-columns';
 import { type ListingCard, type ListingCardRow, listingsOfTokenSql, toListingCard } from './listings';
 import { recentSalesOfTokenSql, type Sale, type SaleRow, toSale } from './market-activity';
 import { type TokenRecord, type TokenSummary, toTokenSummary } from './token-rows';
@@ -20,11 +21,6 @@ export interface ListingCardParts {
   sales: Sale[];
   rarity: { rank: number; score: number } | null;
 }
-
-/** The rows of a subquery as one JSON array ([] when none). */
-const jsonRows = (rows: RawBuilder<unknown>) => sql`(SELECT coalesce(json_agg(x), '[]') FROM (${rows}) x)`;
-/** The first row of a subquery as a JSON object (null when none). */
-const jsonRow = (rows: RawBuilder<unknown>) => sql`(SELECT to_json(x) FROM (${rows}) x LIMIT 1)`;
 
 /**
  * One token's listing card in one statement (one round trip, one snapshot): the token, then its
