@@ -4,8 +4,8 @@ import { readStateReadings } from '@mdq/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadStateSource } from '../src/plugins/freshness';
 import { cachedRoutes } from '../src/plugins/response-cache';
-import { CACHED, COLLECTION, seedCachedRoutes, TOKEN } from './support/cached-routes';
-import { type ApiHarness, createHarness } from './support/fixtures';
+import { CACHED, COLLECTION, CREATOR, seedCachedRoutes, TOKEN } from './support/cached-routes';
+import { type ApiHarness, addr, createHarness } from './support/fixtures';
 
 /** Polls `done` every 10 ms until it holds; fails after 10 s. */
 async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
@@ -19,6 +19,8 @@ async function until(what: string, done: () => boolean | Promise<boolean>): Prom
 /** A signal that listens, whose announcements the test makes. */
 class Announcer extends AnnouncedChanges {
   listening = true;
+  /** The heartbeat (ReadVersionSignal.heardUpTo): none unless a test sets it. */
+  heardUpTo = 0;
 }
 
 /** The indexer's next batch: the checkpoint at `version` and the rows of `tables` gone, in one transaction. */
@@ -120,6 +122,105 @@ describe('read state pushed by LISTEN (x-mdq-cache hits without a database round
       expect(again.headers['x-mdq-cache'], url).toBe('hit');
     }
     expect(await readings()).toBe(sent);
+  });
+});
+
+describe('read state pushed by LISTEN: scopes', () => {
+  let h: ApiHarness;
+  const readings = async (): Promise<number> => {
+    const text = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    return Number(/^mdq_api_read_state_readings_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+  };
+
+  beforeAll(async () => {
+    h = await createHarness({ pushedMaxStaleMs: 60_000 });
+    await seedCachedRoutes(h);
+    await until('LISTEN', () => h.app.readState.pushing);
+  });
+  afterAll(() => h?.close());
+
+  it('a commit announces the collections and wallets it wrote: other scopes stay resolved and their answers hits', async () => {
+    // Dogs, and a sale in it between two wallets no cached page here is about.
+    const dogs = addr(0x200);
+    const [seller, buyer] = [addr(0xd1), addr(0xd2)];
+    await h.fx.collection({ id: dogs, creator: CREATOR, name: 'Dogs' });
+    // A block (the checkpoint moves) after it: once an answer carries that version, Dogs is heard too
+    // (notifications arrive in commit order).
+    const nextBlock = async () => {
+      const { rows } = await sql<{
+        v: string;
+      }>`SELECT max(last_version)::text AS v FROM indexer_checkpoints`.execute(h.test.db);
+      return Number(rows[0]?.v) + 1;
+    };
+    const heard = (version: number) =>
+      until(
+        `block ${version}`,
+        async () =>
+          (await h.get('/rankings/recent-added')).headers['x-mdq-indexed-version'] === String(version),
+      );
+    const created = await nextBlock();
+    await h.test.db.updateTable('indexer_checkpoints').set({ last_version: created }).execute();
+    await heard(created);
+    const buyerHistory = `/market/user-history?address=${buyer}`;
+    // The pages keyed on a scope's counters of every table the sale writes (marketplace_activities):
+    // the sale is announced as their tables' change, and only its scopes' counters moved.
+    const configOf = (url: string) => {
+      const config = cachedRoutes(h.app).get(`/local/api${url.split('?')[0]}`);
+      if (!config) throw new Error(`${url}: not a cached route`);
+      return config;
+    };
+    const readsSales = (url: string) =>
+      (configOf(url).tables as readonly string[]).includes('marketplace_activities');
+    const keyedOnScope = (url: string) => {
+      const config = configOf(url);
+      const scoped: readonly string[] = config.collection?.tables ?? config.wallet?.tables ?? [];
+      return scoped.length > 0 && (!readsSales(url) || scoped.includes('marketplace_activities'));
+    };
+    const pages = CACHED.filter(keyedOnScope);
+    // Both kinds, and pages that read the sale's table on their scope's counters.
+    expect(pages.filter((url) => url.includes('address=')).length).toBeGreaterThan(1);
+    expect(
+      pages.filter((url) => url.includes('collection=Cats') || url.includes('tokenId=')).length,
+    ).toBeGreaterThan(3);
+    expect(pages.filter(readsSales).length).toBeGreaterThan(2);
+    const before = new Map<string, string>();
+    for (const url of [...pages, buyerHistory]) {
+      const first = await h.get(url);
+      expect(first.statusCode, url).toBe(200);
+      before.set(url, first.body);
+    }
+
+    // The block: the sale, then the checkpoint.
+    const version = await nextBlock();
+    await h.fx.marketActivity({
+      version,
+      kind: 'fill_listing',
+      tokenId: null,
+      collectionId: dogs,
+      collection: 'Dogs',
+      creator: CREATOR,
+      price: '5',
+      seller,
+      buyer,
+    });
+    await h.test.db.updateTable('indexer_checkpoints').set({ last_version: version }).execute();
+    // Heard once an answer carries the block's version: that one reading is the block's.
+    await heard(version);
+    const sent = await readings();
+    for (const url of pages) {
+      const again = await h.get(url);
+      expect(again.headers['x-mdq-cache'], url).toBe('hit');
+      expect(again.headers['x-mdq-indexed-version'], url).toBe(String(version));
+      expect(again.body, url).toBe(before.get(url));
+    }
+    // No scope the sale did not name was read again (each was, after every block, when a commit
+    // named its tables alone).
+    expect(await readings()).toBe(sent);
+    // The buyer's purchases did change: read again, and the sale is in them.
+    const after = await h.get(buyerHistory);
+    expect(after.headers['x-mdq-cache']).toBe('miss');
+    expect(after.body).not.toBe(before.get(buyerHistory));
+    expect(await readings()).toBe(sent + 1);
   });
 });
 
@@ -236,16 +337,65 @@ describe('ReadStateSource with a signal', () => {
     signal.announce('tokens');
     await source.fresh(dog, undefined, tables);
     expect(await sentReadings()).toBe(before + 2);
-    // A pair's page reads its collections: a change to collections resolves it again, one to tokens
-    // alone does not when the page does not read tokens.
+    // A pair resolves by its own counter: a change to another pair's, or to tokens when the page
+    // does not read tokens, leaves it resolved; a change to its own resolves it again.
     const pair = { creator: '0x1', name: 'Dogs' };
     await source.fresh(pair, undefined, ['listings']);
     signal.announce('tokens');
+    signal.announce('collections:name@0x1/Cats');
     await source.fresh(pair, undefined, ['listings']);
     expect(await sentReadings()).toBe(before + 3);
-    signal.announce('collections');
+    signal.announce('collections:name@0x1/Dogs');
     await source.fresh(pair, undefined, ['listings']);
     expect(await sentReadings()).toBe(before + 4);
+  });
+
+  it("keys a scope's answers on its own counters: a change to another collection's leaves it resolved", async () => {
+    const signal = new Announcer();
+    const source = new ReadStateSource(test.db, 250, signal, 60_000);
+    // A collection page by id: its listings on the collection's counters, tokens on the table's.
+    const tables = ['listings', 'tokens'];
+    const scoped = ['listings'];
+    const cats = { id: '0xca75' };
+    await source.fresh(cats, undefined, tables, scoped);
+    const before = await sentReadings();
+    // A listing in another collection: the page stands on the reading it has.
+    signal.announce('listings@0xd065');
+    await source.fresh(cats, undefined, tables, scoped);
+    expect(await sentReadings()).toBe(before);
+    // An answer that keys listings on the table's counter reads again: a scope's change is its table's.
+    await source.fresh(undefined, undefined, ['listings']);
+    expect(await sentReadings()).toBe(before + 1);
+    // Its own collection's listings, every collection's (TRUNCATE, a backfill), or a table it keys on
+    // the table's counter: read again, each.
+    for (const [i, change] of ['listings@0xca75', 'listings@*', 'tokens'].entries()) {
+      signal.announce(change);
+      await source.fresh(cats, undefined, tables, scoped);
+      expect(await sentReadings(), change).toBe(before + 2 + i);
+      await source.fresh(cats, undefined, tables, scoped);
+      expect(await sentReadings(), change).toBe(before + 2 + i);
+    }
+  });
+
+  it("keeps a scope past maxStaleMs only while the signal's heartbeat shows every older commit heard", async () => {
+    const signal = new Announcer();
+    const source = new ReadStateSource(test.db, 250, signal, 20);
+    const cats = { id: '0xca75' };
+    const ask = () => source.fresh(cats, undefined, ['listings'], ['listings']);
+    await ask();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // A block's reading (no scope): the pair's resolution is now older than the bound.
+    signal.announce('indexer_checkpoints');
+    await source.fresh(undefined, undefined, ['tokens']);
+    const before = await sentReadings();
+    // Heard up to now: it stands.
+    signal.heardUpTo = Date.now();
+    await ask();
+    expect(await sentReadings()).toBe(before);
+    // The heartbeat not heard back for longer than the bound: resolved again.
+    signal.heardUpTo = Date.now() - 25;
+    await ask();
+    expect(await sentReadings()).toBe(before + 1);
   });
 
   it('trusts a reading no longer than maxStaleMs, announced change or not', async () => {

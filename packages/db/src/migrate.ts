@@ -37,6 +37,7 @@ import * as documentsCollectionVersions from './migrations/2026-12-08T1100_docum
 import * as tokenRowsCollectionVersions from './migrations/2026-12-08T1200_token_rows_collection_versions';
 import * as readVersionNotifyTables from './migrations/2026-12-09T1000_read_version_notify_tables';
 import * as listingsActiveNames from './migrations/2026-12-09T1100_listings_active_names';
+import * as readVersionNotifyScopes from './migrations/2026-12-10T1000_read_version_notify_scopes';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-08T1200_token_rows_collection_versions': tokenRowsCollectionVersions,
   '2026-12-09T1000_read_version_notify_tables': readVersionNotifyTables,
   '2026-12-09T1100_listings_active_names': listingsActiveNames,
+  '2026-12-10T1000_read_version_notify_scopes': readVersionNotifyScopes,
 };
 
 /** The migrations' names in the order they run. */

@@ -256,23 +256,94 @@ describe('listenForReadVersions', () => {
       await writer.query(`SELECT pg_notify('mdq_read_versions', 'marker')`);
       await until('the marker', () => heard.includes('marker'));
       // Each names a table it wrote (or the pair pseudo-table), once per transaction, the first
-      // transaction's in its triggers' order.
-      expect(new Set(heard.slice(0, 4))).toEqual(
-        new Set(['tokens', 'collections', 'collections:name', 'token_rarity']),
+      // transaction's in its triggers' order, and the collection whose counter moved.
+      expect(new Set(heard.slice(0, 5))).toEqual(
+        new Set(['tokens', 'collections', 'collections:name', 'token_rarity', 'token_rarity@0xc']),
       );
-      expect(heard.slice(4)).toEqual(['token_rarity', 'marker']);
-      await until('the signal to hear the six', () => signal.generation >= start + 6);
-      expect(signal.generation).toBe(start + 6);
+      expect(heard.slice(5)).toEqual(['token_rarity', 'token_rarity@0xc', 'marker']);
+      await until('the signal to hear the eight', () => signal.generation >= start + 8);
+      expect(signal.generation).toBe(start + 8);
       // What the signal tells of them: which tables changed after a generation.
       expect(signal.changedSince(start, ['tokens'])).toBe(true);
       expect(signal.changedSince(start, ['listings', 'token_ownerships'])).toBe(false);
-      expect(signal.changedSince(start + 5, ['token_rarity'])).toBe(false);
+      expect(signal.changedSince(start + 7, ['token_rarity'])).toBe(false);
       expect(signal.changedSince(start)).toBe(true);
+      expect(signal.scopeChangedSince(start, ['token_rarity'], ['0xc'])).toBe(true);
+      expect(signal.scopeChangedSince(start, ['token_rarity'], ['0xd'])).toBe(false);
     } finally {
       await writer.end();
       await raw.end();
       await signal.close();
     }
     expect(signal.listening).toBe(false);
+  });
+
+  it('hears its own heartbeat back: heardUpTo follows the clock, and no heartbeat is a change', async () => {
+    const signal = listenForReadVersions(test.url);
+    try {
+      await until('LISTEN', () => signal.listening);
+      const since = Date.now();
+      const generation = signal.generation;
+      await until('a heartbeat sent after the start', () => signal.heardUpTo >= since);
+      expect(signal.heardUpTo).toBeLessThanOrEqual(Date.now());
+      expect(signal.generation).toBe(generation);
+    } finally {
+      await signal.close();
+    }
+  });
+
+  it('names each collection and wallet bucket whose counters a commit moved, and every one past 64', async () => {
+    const signal = listenForReadVersions(test.url);
+    const heard: string[] = [];
+    const raw = new pg.Client({ connectionString: test.url });
+    await raw.connect();
+    raw.on('notification', (message) => heard.push(message.payload ?? ''));
+    await raw.query('LISTEN mdq_read_versions');
+    const marker = async (name: string) => {
+      await sql`SELECT pg_notify('mdq_read_versions', ${name})`.execute(test.db);
+      await until(name, () => heard.includes(name));
+      const at = heard.indexOf(name);
+      const before = heard.slice(0, at);
+      heard.splice(0, at + 1);
+      return before;
+    };
+    try {
+      await until('LISTEN', () => signal.listening);
+      // The triggers: one statement, rows in two collections.
+      await sql`INSERT INTO token_rarity (token_data_id, collection_id, score, rank, trait_count, computed_at)
+                VALUES ('a1', 'A', 1, 1, 1, now()), ('a2', 'A', 1, 2, 1, now()), ('b1', 'B', 1, 1, 1, now())`.execute(
+        test.db,
+      );
+      expect(new Set(await marker('m1'))).toEqual(
+        new Set(['token_rarity', 'token_rarity@A', 'token_rarity@B']),
+      );
+      const start = signal.generation;
+      // A bid: its bidder's bucket, as a reading computes it.
+      await sql`INSERT INTO collection_offers (marketplace, offer_id, contract_address, buyer, price, token_amount,
+                  remaining_amount, status, last_transaction_version)
+                VALUES ('m', 'b1', '0x6d', '0xw1', 5, 1, 1, 'active', 1)`.execute(test.db);
+      const bucket = (await readState(test.db, [{ wallet: '0xw1' }])).scopes.get(
+        selectorKey({ wallet: '0xw1' }),
+      )?.ids[0] as string;
+      const bid = await marker('m2');
+      expect(bid).toContain(`collection_offers@${bucket}`);
+      await until('the signal to hear it', () => signal.generation > start);
+      expect(signal.scopeChangedSince(start, ['collection_offers'], [bucket])).toBe(true);
+      expect(signal.scopeChangedSince(start, ['collection_offers'], ['wallet:-1'])).toBe(false);
+      expect(signal.scopeChangedSince(start, ['token_rarity'], ['A'])).toBe(false);
+      // Past 64 collections in one statement: every scope of the table, none by name.
+      const many = signal.generation;
+      await sql`INSERT INTO token_rarity (token_data_id, collection_id, score, rank, trait_count, computed_at)
+                SELECT 't' || g, 'C' || g, 1, 1, 1, now() FROM generate_series(1, 65) g`.execute(test.db);
+      expect(await marker('m3')).toEqual(['token_rarity', 'token_rarity@*']);
+      await until('the signal to hear it', () => signal.generation > many);
+      expect(signal.scopeChangedSince(many, ['token_rarity'], ['anything'])).toBe(true);
+      // TRUNCATE names no row: every scope.
+      await sql`TRUNCATE token_rarity`.execute(test.db);
+      expect(await marker('m4')).toEqual(['token_rarity', 'token_rarity@*']);
+    } finally {
+      await raw.end();
+      await signal.close();
+    }
   });
 });

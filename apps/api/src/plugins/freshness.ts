@@ -2,6 +2,7 @@ import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import {
   type Db,
   type Freshness,
+  pairKey,
   type ReadScope,
   type ReadState,
   type ReadVersionSignal,
@@ -15,14 +16,31 @@ import { ApiError } from './errors';
 import type { ReadCacheConfig } from './read-cache-config';
 
 /**
- * The tables a scope's resolution reads besides the route's own: a pair's collections (and the
- * pair's own counter), a token's stored row (its collection). An id names its collection, and a
- * wallet's bucket is a hash of its address.
+ * What a scope's resolution reads, as counters that announce its change: a pair's own counter
+ * ('collections:name' of the pair: it moves whenever a collection takes, keeps or leaves it); a
+ * stored token's row (its collection's 'tokens' counter; a token never changes collection), or for
+ * a token not stored yet, any token's (the next write may store it). An id names its collection,
+ * and a wallet's bucket is a hash of its address.
  */
-function resolutionTables(selector: ScopeSelector): readonly string[] {
-  if ('creator' in selector) return ['collections', 'collections:name'];
-  if ('token' in selector) return ['tokens'];
-  return [];
+function resolutionOf(
+  selector: ScopeSelector,
+  scope: ReadScope,
+): { tables: readonly string[]; ids?: readonly string[] } | undefined {
+  if ('creator' in selector) return { tables: ['collections:name'], ids: [pairKey(selector)] };
+  if ('token' in selector)
+    return scope.ids.length > 0 ? { tables: ['tokens'], ids: scope.ids } : { tables: ['tokens'] };
+  return undefined;
+}
+
+/**
+ * What a request asks the read state for: the tables its answer reads (undefined: any), the
+ * collection or wallet it is about, and which of its tables its key counts by that scope's counters
+ * rather than the table's (read-cache-config.ts).
+ */
+interface Ask {
+  tables: readonly string[] | undefined;
+  selector?: ScopeSelector;
+  scoped?: readonly string[];
 }
 
 /**
@@ -55,69 +73,89 @@ const MAX_KEPT_SCOPES = 20_000;
  * and reads its counters (the collections', the wallet's bucket's), in the same statement.
  *
  * With a `signal` (LISTEN on the primary, `listenForReadVersions`) the counters are pushed rather
- * than read per request. Each commit announces the tables it wrote, and a cached route names the
- * tables it reads: while the signal listens and has announced no change to those tables (nor to
- * what resolves the request's scope) since the last reading was sent, and that reading is younger
- * than `maxStaleMs`, `fresh()` answers with it and touches no database (a cache hit then costs no
- * round trip). A scope (collection, token, wallet) resolved by an earlier reading stays known on
- * the same terms, counted from the reading that resolved it. A change is announced at its commit,
- * so an answer can be older than a write only for the time the notification takes to arrive
- * (milliseconds), and never by more than `maxStaleMs`. A block's commit (the indexer's checkpoint)
- * always takes a new reading, so the freshness headers stay the current ones. A request that
- * names a chain version (`x-mdq-min-version`) the last reading has not reached gets a reading of its
- * own. Requests that queued behind a reading in flight take that reading instead of sending the
- * next one when it vouches for them on the same terms (`pushedForAll`). Only for a source that reads
- * the primary: a standby replays a write after the primary announced it.
+ * than read per request. Each commit announces the tables it wrote and the scopes (collections,
+ * wallet buckets) whose counters it moved, and a cached route names the tables it reads and which
+ * of them it keys on its scope's counters: while the signal listens and has announced no change to
+ * the tables it keys on the tables' counters since the last reading was sent (that reading younger
+ * than `maxStaleMs`), `fresh()` answers with it and touches no database (a cache hit then costs no
+ * round trip). A scope (collection, token, wallet) resolved by any earlier reading stays known
+ * while no change to its own counters of its scoped tables, nor to what resolves it, was announced
+ * since that reading was sent; past `maxStaleMs`, only while the signal's heartbeat shows every
+ * commit older than `maxStaleMs` heard. A change is announced at its commit, so an answer can be
+ * older than a write only for the time the notification takes to arrive (milliseconds), and never
+ * by more than `maxStaleMs`. A block's commit (the indexer's checkpoint) always takes a new reading,
+ * so the freshness headers stay the current ones. A request that names a chain version
+ * (`x-mdq-min-version`) the last reading has not reached gets a reading of its own. Requests that
+ * queued behind a reading in flight take that reading instead of sending the next one when it
+ * vouches for them on the same terms (`pushedForAll`). Only for a source that reads the primary: a
+ * standby replays a write after the primary announced it.
  */
 export class ReadStateSource {
   /** The reading requests may still join (not sent yet). */
   private queued: Promise<ReadState> | null = null;
   /** The collections and wallets the queued reading will resolve, by selectorKey. */
   private queuedSelectors = new Map<string, ScopeSelector>();
-  /** The tables the requests waiting for the queued reading read; undefined: one of them did not say. */
-  private queuedTables: Set<string> | undefined = new Set();
+  /** What the requests waiting for the queued reading ask for. */
+  private queuedAsks: Ask[] = [];
   /** The highest chain version a request waiting for the queued reading asked for (x-mdq-min-version). */
   private queuedMinVersion: number | undefined;
   /** The reading sent and not answered yet. */
   private inFlight: Promise<ReadState> | null = null;
-  /** The newest reading, with the scopes earlier readings resolved that may still stand. */
+  /** The newest reading, with the scopes earlier readings resolved that may still stand (`scopes`). */
   private last: ReadState | null = null;
   private lastAt = 0;
   /** The signal's generation when the last reading was sent. */
   private lastGeneration = -1;
-  /** Per scope of `last` (selectorKey): the generation and time at which the reading that resolved it was sent. */
-  private scopeReadings = new Map<string, { generation: number; at: number }>();
+  /**
+   * Every scope the readings resolved while the signal listened (selectorKey), oldest first, and
+   * the generation and time at which the reading that resolved it was sent: `vouches` decides
+   * whether one still stands. Updated in place: a request holding an older `last` may find a newer
+   * resolution of its scope there, whose counters its handler's data is newer than anyway.
+   */
+  private readonly scopes = new Map<string, ReadScope>();
+  private readonly scopeReadings = new Map<string, { generation: number; at: number }>();
 
   constructor(
     private readonly db: Db,
     private readonly maxAgeMs = 250,
-    private readonly signal?: Pick<ReadVersionSignal, 'listening' | 'generation' | 'changedSince'>,
+    private readonly signal?: Pick<
+      ReadVersionSignal,
+      'listening' | 'generation' | 'changedSince' | 'scopeChangedSince'
+    > &
+      Partial<Pick<ReadVersionSignal, 'heardUpTo'>>,
     private readonly maxStaleMs = 1_000,
   ) {}
 
   /**
    * A reading at least as new as every change committed before the call (announced or not) to
    * `tables` (every table, when undefined). With a signal, the last reading when no change to them
-   * was announced since it was sent; `minVersion` (a chain version) asks for one that has reached
-   * it, if the database has.
+   * was announced since it was sent; for `scoped` tables of a resolved `selector`, when no change to
+   * that scope's counters of them was (the answer keys on those). `minVersion` (a chain version)
+   * asks for one that has reached it, if the database has.
    */
-  fresh(selector?: ScopeSelector, minVersion?: number, tables?: readonly string[]): Promise<ReadState> {
-    const known = this.pushedForAll(selector ? [selector] : [], minVersion, tables);
+  fresh(
+    selector?: ScopeSelector,
+    minVersion?: number,
+    tables?: readonly string[],
+    scoped?: readonly string[],
+  ): Promise<ReadState> {
+    const ask: Ask = { tables, selector, scoped };
+    const known = this.pushedForAll([ask], minVersion);
     if (known) return Promise.resolve(known);
     this.queued ??= new Promise<ReadState>((resolve, reject) => {
       const send = () => {
         const selectors = [...this.queuedSelectors.values()];
         const minVersion = this.queuedMinVersion;
-        const tables = this.queuedTables === undefined ? undefined : [...this.queuedTables];
+        const asks = this.queuedAsks;
         this.queued = null;
         this.queuedSelectors = new Map();
-        this.queuedTables = new Set();
+        this.queuedAsks = [];
         this.queuedMinVersion = undefined;
         // The reading that answered meanwhile was sent after every change announced so far: when it
         // vouches for these requests, it serves them as it serves a request arriving now (pushed),
         // and the statement is not sent. Under load the requests that queue behind a reading in
         // flight are most of them.
-        const answered = this.pushedForAll(selectors, minVersion, tables);
+        const answered = this.pushedForAll(asks, minVersion);
         if (answered) {
           resolve(answered);
           return;
@@ -131,8 +169,8 @@ export class ReadStateSource {
         reading.then(
           (state) => {
             if (this.inFlight === reading) this.inFlight = null;
-            this.remember(state, generation, startedAt);
-            resolve(state);
+            // The requests take the reading with the kept scopes, as the ones it vouches for later do.
+            resolve(this.remember(state, generation, startedAt));
           },
           (error: unknown) => {
             if (this.inFlight === reading) this.inFlight = null;
@@ -144,44 +182,42 @@ export class ReadStateSource {
       else setImmediate(send);
     });
     if (selector) this.queuedSelectors.set(selectorKey(selector), selector);
-    if (tables === undefined) this.queuedTables = undefined;
-    else if (this.queuedTables) for (const table of tables) this.queuedTables.add(table);
+    this.queuedAsks.push(ask);
     if (minVersion !== undefined) this.queuedMinVersion = Math.max(this.queuedMinVersion ?? -1, minVersion);
     return this.queued;
   }
 
   /**
    * Keeps a reading as the last one, with the scopes earlier readings resolved while the signal
-   * listens (each vouched for later by its own reading's generation and age, `pushedForAll`).
+   * listened (each vouched for later by its own reading's generation and age, `vouches`); the
+   * oldest past MAX_KEPT_SCOPES are dropped.
    */
-  private remember(state: ReadState, generation: number, startedAt: number): void {
-    const previous = this.last;
-    const keep = previous !== null && generation !== -1 && this.signal?.listening === true;
-    const scopes = new Map<string, ReadScope>();
-    const readings = new Map<string, { generation: number; at: number }>();
-    if (keep && previous.scopes.size > 0) {
-      for (const [key, scope] of previous.scopes) {
-        const read = this.scopeReadings.get(key);
-        if (!read || startedAt - read.at >= this.maxStaleMs || state.scopes.has(key)) continue;
-        if (scopes.size >= MAX_KEPT_SCOPES) break;
-        scopes.set(key, scope);
-        readings.set(key, read);
-      }
+  private remember(state: ReadState, generation: number, startedAt: number): ReadState {
+    if (generation === -1 || this.signal?.listening !== true) {
+      this.scopes.clear();
+      this.scopeReadings.clear();
     }
-    const merged = scopes.size > 0;
     for (const [key, scope] of state.scopes) {
-      scopes.set(key, scope);
-      readings.set(key, { generation, at: startedAt });
+      // Deleted first, so the map's order stays the order of resolution.
+      this.scopes.delete(key);
+      this.scopes.set(key, scope);
+      this.scopeReadings.delete(key);
+      this.scopeReadings.set(key, { generation, at: startedAt });
     }
-    // The reading itself when no earlier scope is kept: the requests it answered hold the same.
-    this.last = merged ? { ...state, scopes } : state;
-    this.scopeReadings = readings;
+    for (const key of this.scopes.keys()) {
+      if (this.scopes.size <= MAX_KEPT_SCOPES) break;
+      this.scopes.delete(key);
+      this.scopeReadings.delete(key);
+    }
+    const last = { ...state, scopes: this.scopes };
+    this.last = last;
     this.lastAt = startedAt;
     this.lastGeneration = generation;
+    return last;
   }
 
   recent(minVersion?: number): Promise<ReadState> {
-    const known = this.pushedForAll([], minVersion, undefined);
+    const known = this.pushedForAll([{ tables: undefined }], minVersion);
     if (known) return Promise.resolve(known);
     if (minVersion === undefined && this.last && Date.now() - this.lastAt < this.maxAgeMs) {
       return Promise.resolve(this.last);
@@ -195,32 +231,56 @@ export class ReadStateSource {
   }
 
   /**
-   * The last reading when the signal vouches for it for an answer reading `tables` (every table,
-   * when undefined) about `selectors`: no change to those tables, nor to what resolves the
-   * selectors, announced since the reading (for a scope, the reading that resolved it) was sent,
-   * and that reading younger than `maxStaleMs`.
+   * The last reading when the signal vouches for it for every ask, and that reading is younger
+   * than `maxStaleMs` and has not missed a block (the checkpoint: its headers would be old).
    */
-  private pushedForAll(
-    selectors: readonly ScopeSelector[],
-    minVersion: number | undefined,
-    tables: readonly string[] | undefined,
-  ): ReadState | null {
+  private pushedForAll(asks: readonly Ask[], minVersion: number | undefined): ReadState | null {
     const last = this.last;
     const signal = this.signal;
     if (!signal?.listening || !last || this.lastGeneration === -1) return null;
     const now = Date.now();
     if (now - this.lastAt >= this.maxStaleMs) return null;
-    const read = tables === undefined ? undefined : [...tables, ...selectors.flatMap(resolutionTables)];
-    if (signal.changedSince(this.lastGeneration, read && [...read, ...FRESHNESS_TABLES])) return null;
-    for (const selector of selectors) {
-      const key = selectorKey(selector);
-      const resolved = this.scopeReadings.get(key);
-      if (!resolved || !last.scopes.has(key)) return null;
-      if (resolved.generation === this.lastGeneration) continue;
-      if (now - resolved.at >= this.maxStaleMs || signal.changedSince(resolved.generation, read)) return null;
-    }
+    if (signal.changedSince(this.lastGeneration, FRESHNESS_TABLES)) return null;
+    for (const ask of asks) if (!this.vouches(signal, last, ask, now)) return null;
     if (minVersion !== undefined && (last.freshness.indexedVersion ?? -1) < minVersion) return null;
     return last;
+  }
+
+  /**
+   * Whether `last` still holds what `ask`'s answer is keyed by: no change announced since it was
+   * sent to a table the answer keys on the table's counter; and for its scope, resolved by `last`
+   * or kept from the earlier reading that resolved it (no older than `maxStaleMs`, or the signal's
+   * heartbeat heard within it), no change
+   * announced since that reading to what resolves the scope nor to the scope's counters of the
+   * tables the answer keys on them (a scope that resolved to no collection keys them on the
+   * tables' counters).
+   */
+  private vouches(
+    signal: NonNullable<ReadStateSource['signal']>,
+    last: ReadState,
+    ask: Ask,
+    now: number,
+  ): boolean {
+    if (ask.tables === undefined) return !signal.changedSince(this.lastGeneration);
+    if (!ask.selector) return !signal.changedSince(this.lastGeneration, ask.tables);
+    const key = selectorKey(ask.selector);
+    const scope = last.scopes.get(key);
+    const resolved = this.scopeReadings.get(key);
+    if (!scope || !resolved) return false;
+    // Older than the bound, a resolution stands only while the signal's heartbeat shows every
+    // commit older than the bound heard: nothing unheard can then make it staler than the bound.
+    if (now - resolved.at >= this.maxStaleMs && !((this.signal?.heardUpTo ?? 0) > now - this.maxStaleMs)) {
+      return false;
+    }
+    const scoped = scope.ids.length > 0 ? (ask.scoped ?? []) : [];
+    const global = scoped.length > 0 ? ask.tables.filter((table) => !scoped.includes(table)) : ask.tables;
+    if (signal.changedSince(this.lastGeneration, global)) return false;
+    if (scoped.length > 0 && signal.scopeChangedSince(resolved.generation, scoped, scope.ids)) return false;
+    const resolution = resolutionOf(ask.selector, scope);
+    if (!resolution) return true;
+    return resolution.ids
+      ? !signal.scopeChangedSince(resolved.generation, resolution.tables, resolution.ids)
+      : !signal.changedSince(resolved.generation, resolution.tables);
   }
 
   /**
@@ -273,7 +333,10 @@ export function registerFreshnessHeaders(app: FastifyInstance, source: ReadState
     const selector = cached ? scopeSelectorOf(request, cached) : undefined;
     if (selector) request.readScope = selectorKey(selector);
     const minVersion = minVersionOf(request);
-    const reading = cached ? source.fresh(selector, minVersion, cached.tables) : source.recent(minVersion);
+    const scoped = cached?.collection?.tables ?? cached?.wallet?.tables;
+    const reading = cached
+      ? source.fresh(selector, minVersion, cached.tables, scoped)
+      : source.recent(minVersion);
     request.readState = await reading.catch(() => undefined);
   });
   app.addHook('onSend', (request, reply, payload, done) => {

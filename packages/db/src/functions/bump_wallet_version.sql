@@ -4,7 +4,7 @@
 -- collection id has that form). A bucket is `hashtext(address) & 65535`: the counters stay 65,536
 -- rows per table however many wallets the chain has, and a wallet's answers retire when a write
 -- names any wallet of its bucket (rarely another). TRUNCATE bumps '*', which every scoped key
--- includes. The statement's `<table>_read_version` trigger announces the change at the commit.
+-- includes. bump_collection_versions announces each bucket that moved (migration 2026-12-10T1000).
 -- The statement's wallets are gathered per table (its wallet columns: a branch is only planned when
 -- it runs) and per operation (the transition tables it has), then bumped in one statement.
 CREATE OR REPLACE FUNCTION bump_wallet_version() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -36,9 +36,7 @@ BEGIN
       SELECT array_agg(buyer) INTO wallets FROM (SELECT buyer FROM old_rows UNION ALL SELECT buyer FROM new_rows) r;
     END IF;
   END IF;
-  INSERT INTO read_collection_versions (collection_id, source, backend, version)
-  SELECT DISTINCT 'wallet:' || (hashtext(w) & 65535), TG_TABLE_NAME, pg_backend_pid(), 1
-    FROM unnest(wallets) AS w WHERE w IS NOT NULL
-  ON CONFLICT (collection_id, source, backend) DO UPDATE SET version = read_collection_versions.version + 1;
+  PERFORM bump_collection_versions(TG_TABLE_NAME,
+    ARRAY(SELECT DISTINCT 'wallet:' || (hashtext(w) & 65535) FROM unnest(wallets) AS w WHERE w IS NOT NULL));
   RETURN NULL;
 END $$;

@@ -3,6 +3,12 @@ import pg from 'pg';
 export interface NotificationListener {
   /** True while LISTEN is in place; while false a notification may go unheard, so callers trust less. */
   readonly listening: boolean;
+  /**
+   * Notifies `channel` from the listening session itself, in a transaction of its own: once this
+   * session hears it back, it has heard every transaction committed before it (Postgres delivers
+   * notifications in commit order). False when there is no session, or the last one is unanswered.
+   */
+  notifySelf(channel: string, payload: string): boolean;
   close(): Promise<void>;
 }
 
@@ -29,6 +35,7 @@ export function listenForNotifications(
   let closed = false;
   let delay = 250;
   let timer: NodeJS.Timeout | null = null;
+  let notifying = false;
 
   const schedule = () => {
     listening = false;
@@ -68,6 +75,21 @@ export function listenForNotifications(
   return {
     get listening() {
       return listening;
+    },
+    notifySelf(channel, payload) {
+      const session = client;
+      if (!listening || !session || notifying) return false;
+      notifying = true;
+      session.query('SELECT pg_notify($1, $2)', [channel, payload]).then(
+        () => {
+          notifying = false;
+        },
+        // A broken session ends with 'error' / 'end', which reconnects.
+        () => {
+          notifying = false;
+        },
+      );
+      return true;
     },
     async close() {
       closed = true;

@@ -65,8 +65,10 @@ export const UNVERSIONED_TABLES: readonly string[] = [
 
 /**
  * The channel every transaction that moves a read counter notifies at its commit, once per table it
- * wrote, the table's name the payload (bump_read_version, bump_collection_versions; migrations
- * 2026-12-02T1000_read_version_notify, 2026-12-09T1000_read_version_notify_tables).
+ * wrote, the table's name the payload, and once per scope (collection, wallet bucket) whose counter
+ * it moved, '<table>@<id>' (bump_read_version, bump_collection_versions; migrations
+ * 2026-12-02T1000_read_version_notify, 2026-12-09T1000_read_version_notify_tables,
+ * 2026-12-10T1000_read_version_notify_scopes).
  */
 export const READ_VERSIONS_CHANNEL = 'mdq_read_versions';
 
@@ -82,29 +84,75 @@ export interface ReadVersionSignal {
    * counts as a change to every table.
    */
   changedSince(generation: number, tables?: readonly string[]): boolean;
+  /**
+   * Whether the counters of one of `ids` (collection ids, wallet buckets, pairs) for one of `tables`
+   * were announced to move after `generation`: what an answer keyed on those scopes' counters
+   * depends on. Every table-wide announcement ('<table>@*', TRUNCATE or a backfill's batch) and
+   * every change to everything counts.
+   */
+  scopeChangedSince(generation: number, tables: readonly string[], ids: readonly string[]): boolean;
+  /**
+   * Epoch ms before which every committed change has been heard (0: not known): the send time of
+   * the newest of the signal's own heartbeats heard back. While it is recent, nothing announced
+   * can be older than `now - heardUpTo` and still unheard, however old the reading it vouches for.
+   */
+  readonly heardUpTo: number;
   close(): Promise<void>;
 }
 
+/** Scopes remembered by name at most; past it they are forgotten, and counted as changed. */
+const MAX_ANNOUNCED_SCOPES = 100_000;
+
 /**
- * The changes announced so far, by table: the generation of each table's last change. A reading
- * taken at generation g stands for an answer whose tables none of the later changes named (the
- * metadata crawler's commits, 25–80 a second while it works, touch token documents only).
+ * The changes announced so far, by table and by scope: the generation of each one's last change.
+ * A reading taken at generation g stands for an answer whose tables none of the later changes named
+ * (the metadata crawler's commits, 25–80 a second while it works, touch token documents only), and
+ * a scope it resolved stands for an answer keyed on that scope's counters while no later change
+ * named the scope (a block's sales name their collections and wallets, not the others).
+ *
+ * Payloads (functions/bump_read_version.sql, bump_collection_versions.sql): '<table>' (the table's
+ * counter moved), '<table>@<id>' (one scope's counter of the table moved: the table's moved with
+ * it), '<table>@*' (every scope's), '' (anything).
  */
 export class AnnouncedChanges {
   private current = 0;
   /** The generation of the last change that named no table, or of the last (re)connect. */
   private everything = 0;
   private readonly byTable = new Map<string, number>();
+  /** By '<table>@<id>'. */
+  private readonly byScope = new Map<string, number>();
+  /** By table: the last '<table>@*'. */
+  private readonly everyScope = new Map<string, number>();
+  /** When byScope was last cleared (at its bound): every scope counts as changed then. */
+  private scopesForgotten = 0;
 
   get generation(): number {
     return this.current;
   }
 
-  /** A commit wrote `table` ('': it did not say what, as the functions before 2026-12-09T1000 did not). */
-  announce(table: string): void {
+  /** A commit's notification ('': it did not say what, as the functions before 2026-12-09T1000 did not). */
+  announce(payload: string): void {
     this.current += 1;
-    if (table === '') this.everything = this.current;
-    else this.byTable.set(table, this.current);
+    if (payload === '') {
+      this.everything = this.current;
+      return;
+    }
+    const at = payload.indexOf('@');
+    if (at === -1) {
+      this.byTable.set(payload, this.current);
+      return;
+    }
+    const table = payload.slice(0, at);
+    this.byTable.set(table, this.current);
+    if (payload.slice(at + 1) === '*') {
+      this.everyScope.set(table, this.current);
+      return;
+    }
+    if (this.byScope.size >= MAX_ANNOUNCED_SCOPES) {
+      this.byScope.clear();
+      this.scopesForgotten = this.current;
+    }
+    this.byScope.set(payload, this.current);
   }
 
   /** Changes may have gone unheard (the listening connection was down). */
@@ -118,15 +166,46 @@ export class AnnouncedChanges {
     if (tables === undefined) return this.current > generation;
     return tables.some((table) => (this.byTable.get(table) ?? 0) > generation);
   }
+
+  scopeChangedSince(generation: number, tables: readonly string[], ids: readonly string[]): boolean {
+    if (this.everything > generation || this.scopesForgotten > generation) return true;
+    return tables.some(
+      (table) =>
+        (this.everyScope.get(table) ?? 0) > generation ||
+        ids.some((id) => (this.byScope.get(`${table}@${id}`) ?? 0) > generation),
+    );
+  }
 }
 
-/** Listens on the primary (`url`: a standby delivers no notifications) for changes of the counters. */
+/** How often the signal sends its heartbeat (a notification of its own, heard back). */
+const HEARTBEAT_MS = 200;
+
+/** A heartbeat's payload: `~heard <signal> <sent at, epoch ms>`; no table has a '~'. */
+const HEARTBEAT = '~heard ';
+
+/**
+ * Listens on the primary (`url`: a standby delivers no notifications) for changes of the counters,
+ * and every 200 ms notifies a heartbeat from its own session, which proves once heard back that
+ * every commit before it was heard (`heardUpTo`): a connection that stops delivering without
+ * breaking (a stalled network) then stops vouching within the reader's staleness bound.
+ */
 export function listenForReadVersions(url: string): ReadVersionSignal {
   const changes = new AnnouncedChanges();
+  const self = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
+  const own = `${HEARTBEAT}${self} `;
+  let heardUpTo = 0;
   const listener = listenForNotifications(url, 'mdq-api-read-versions', [READ_VERSIONS_CHANNEL], {
-    notified: (_channel, payload) => changes.announce(payload),
+    notified: (_channel, payload) => {
+      if (!payload.startsWith(HEARTBEAT)) changes.announce(payload);
+      else if (payload.startsWith(own))
+        heardUpTo = Math.max(heardUpTo, Number(payload.slice(own.length)) || 0);
+    },
     reset: () => changes.reset(),
   });
+  const heartbeat = setInterval(() => {
+    listener.notifySelf(READ_VERSIONS_CHANNEL, `${own}${Date.now()}`);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   return {
     get listening() {
       return listener.listening;
@@ -134,7 +213,14 @@ export function listenForReadVersions(url: string): ReadVersionSignal {
     get generation() {
       return changes.generation;
     },
+    get heardUpTo() {
+      return heardUpTo;
+    },
     changedSince: (generation, tables) => changes.changedSince(generation, tables),
-    close: () => listener.close(),
+    scopeChangedSince: (generation, tables, ids) => changes.scopeChangedSince(generation, tables, ids),
+    close: () => {
+      clearInterval(heartbeat);
+      return listener.close();
+    },
   };
 }
