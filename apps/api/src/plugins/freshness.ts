@@ -193,9 +193,14 @@ export class ReadStateSource {
    * oldest past MAX_KEPT_SCOPES are dropped.
    */
   private remember(state: ReadState, generation: number, startedAt: number): ReadState {
+    this.lastAt = startedAt;
+    this.lastGeneration = generation;
     if (generation === -1 || this.signal?.listening !== true) {
+      // Nothing vouches for a reading now: each request keeps the one it joined, scopes and all.
       this.scopes.clear();
       this.scopeReadings.clear();
+      this.last = state;
+      return state;
     }
     for (const [key, scope] of state.scopes) {
       // Deleted first, so the map's order stays the order of resolution.
@@ -211,8 +216,6 @@ export class ReadStateSource {
     }
     const last = { ...state, scopes: this.scopes };
     this.last = last;
-    this.lastAt = startedAt;
-    this.lastGeneration = generation;
     return last;
   }
 
