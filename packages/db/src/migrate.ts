@@ -38,6 +38,7 @@ import * as tokenRowsCollectionVersions from './migrations/2026-12-08T1200_token
 import * as readVersionNotifyTables from './migrations/2026-12-09T1000_read_version_notify_tables';
 import * as listingsActiveNames from './migrations/2026-12-09T1100_listings_active_names';
 import * as readVersionNotifyScopes from './migrations/2026-12-10T1000_read_version_notify_scopes';
+import * as metadataPending from './migrations/2026-12-10T1100_metadata_pending';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-09T1000_read_version_notify_tables': readVersionNotifyTables,
   '2026-12-09T1100_listings_active_names': listingsActiveNames,
   '2026-12-10T1000_read_version_notify_scopes': readVersionNotifyScopes,
+  '2026-12-10T1100_metadata_pending': metadataPending,
 };
 
 /** The migrations' names in the order they run. */

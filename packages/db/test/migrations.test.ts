@@ -44,6 +44,7 @@ describe('migrations', () => {
         'marketplace_activities',
         'media_renders',
         'metadata_documents',
+        'metadata_pending',
         'ranking_runs',
         'ranking_snapshots',
         'read_collection_versions',

@@ -48,7 +48,8 @@ export async function foldReadVersions(db: Db): Promise<{ folded: number }> {
  * `<table>_read_version` trigger, migration 2026-12-01T1000; packages/db/test/read-version-triggers.test.ts
  * holds that). None is read by a cached answer: keys are checked on every request and export quotas
  * on every export; the chain tip moves at every poll of the source; the change outbox and the webhook
- * tables are the writers' and deliveries' bookkeeping; the counters count themselves.
+ * tables are the writers' and deliveries' bookkeeping; the crawler's pending tokens are its own;
+ * the counters count themselves.
  */
 export const UNVERSIONED_TABLES: readonly string[] = [
   'api_keys',
@@ -57,6 +58,7 @@ export const UNVERSIONED_TABLES: readonly string[] = [
   'export_usage',
   'kysely_migration',
   'kysely_migration_lock',
+  'metadata_pending',
   'read_collection_versions',
   'read_versions',
   'webhook_deliveries',

@@ -35,7 +35,7 @@ import type {
   MarketplaceActivitiesTable,
   TokenOffersTable,
 } from './market';
-import type { MetadataDocumentsTable } from './metadata';
+import type { MetadataDocumentsTable, MetadataPendingTable } from './metadata';
 import type {
   ApiKeysTable,
   ChainTipTable,
@@ -79,6 +79,7 @@ export interface Database {
   user_inventory_snapshots: UserInventorySnapshotsTable;
   collection_uri_cache: CollectionUriCacheTable;
   metadata_documents: MetadataDocumentsTable;
+  metadata_pending: MetadataPendingTable;
   api_keys: ApiKeysTable;
   export_usage: ExportUsageTable;
   media_renders: MediaRendersTable;

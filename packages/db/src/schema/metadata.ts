@@ -49,3 +49,15 @@ export interface MetadataDocumentsTable {
   changed_at: NullableTimestamp;
   refresh_at: Timestamp;
 }
+
+/**
+ * A live token whose document the crawler may still have to fetch (migration 2026-12-10T1100):
+ * kept by a trigger on tokens at the token's version when it is inserted, mutated (a new version or
+ * URI) or unburned; deleted when it is burned or deleted, and by the crawler once a document stored
+ * for `version` or a later one exists. What the crawl and its sweep list instead of every token.
+ */
+export interface MetadataPendingTable {
+  token_data_id: string;
+  collection_id: string;
+  version: number;
+}

@@ -30,13 +30,20 @@ function dueSql(now: Date) {
   return sql`(d.subject_id IS NULL OR d.subject_version < s.version OR d.uri IS DISTINCT FROM s.uri
               OR d.refresh_at <= ${now})`;
 }
-/** The collection's own document (if due) and up to `limit` of its tokens' documents that are due. */
+/**
+ * The collection's own document (if due) and up to `limit` of its tokens' documents that are due.
+ * A token's document is due only if the token is pending (metadata_pending: inserted or mutated since
+ * a document for its version was stored) or its document's refresh time has come, so those are the
+ * tokens read, not the collection's every token. Pending rows whose token has such a document by now
+ * (an earlier batch's, a version gone back) are cleared first.
+ */
 export async function listMetadataDue(
   db: Db,
   collectionId: string,
   now: Date,
   limit: number,
 ): Promise<MetadataTarget[]> {
+  await settlePending(db, sql`p.collection_id = ${collectionId}`);
   const { rows } = await sql<{
     kind: MetadataDocumentsTable['kind'];
     subject_id: string;
@@ -51,7 +58,13 @@ export async function listMetadataDue(
          FROM collections WHERE collection_id = ${collectionId})
       UNION ALL
       (SELECT 'token', token_data_id, token_uri, last_transaction_version
-         FROM tokens WHERE collection_id = ${collectionId} AND NOT is_burned)
+         FROM tokens
+        WHERE token_data_id IN (
+                SELECT token_data_id FROM metadata_pending WHERE collection_id = ${collectionId}
+                UNION
+                SELECT subject_id FROM metadata_documents
+                 WHERE kind = 'token' AND collection_id = ${collectionId} AND refresh_at <= ${now})
+          AND NOT is_burned)
     )
     SELECT s.kind, s.id AS subject_id, s.uri, s.version::text AS version, d.content_hash, d.attempts, d.status
       FROM subjects s
@@ -72,19 +85,17 @@ export async function listMetadataDue(
 }
 
 /**
- * Collections with a document due, for the periodic sweep: a due refresh (indexed on refresh_at),
- * or a token never fetched or changed since (an anti-join over tokens: the sweep runs every few
- * minutes, the collection-changed path covers new mints within seconds).
+ * Collections with a document due, for the periodic sweep: a due refresh (indexed on refresh_at), a
+ * pending token (never fetched or mutated since: metadata_pending), or a collection document never
+ * fetched or changed since (an anti-join over collections, which are few). The collection-changed
+ * path covers new mints within seconds.
  */
 export async function listMetadataCollectionsDue(db: Db, now: Date, limit: number): Promise<string[]> {
   const { rows } = await sql<{ collection_id: string }>`
     SELECT collection_id FROM (
       SELECT collection_id FROM metadata_documents WHERE refresh_at <= ${now}
       UNION
-      SELECT t.collection_id FROM tokens t
-       WHERE NOT t.is_burned AND NOT EXISTS (
-         SELECT 1 FROM metadata_documents d WHERE d.kind = 'token' AND d.subject_id = t.token_data_id
-            AND d.subject_version >= t.last_transaction_version AND d.uri IS NOT DISTINCT FROM t.token_uri)
+      SELECT collection_id FROM metadata_pending
       UNION
       SELECT c.collection_id FROM collections c
        WHERE NOT EXISTS (
@@ -165,8 +176,23 @@ export async function saveMetadataOutcomes(
         changedCollections.add(t.collectionId);
       }
     }
+    const tokens = outcomes.filter((o) => o.target.kind === 'token').map((o) => o.target.subjectId);
+    if (tokens.length > 0) await settlePending(tx, sql`p.token_data_id = ANY (${tokens}::text[])`);
   });
   return changedCollections;
+}
+
+/**
+ * Deletes the pending rows (`where`, over `metadata_pending p`) whose token has a document stored for
+ * the pending version or a later one. The row's version is compared, not the token's: a mutation
+ * committed meanwhile raises it (and holds the row until it commits), so that token stays pending.
+ */
+async function settlePending(db: Db, where: ReturnType<typeof sql>): Promise<void> {
+  await sql`
+    DELETE FROM metadata_pending p USING metadata_documents d
+     WHERE ${where} AND d.kind = 'token' AND d.subject_id = p.token_data_id AND d.subject_version >= p.version`.execute(
+    db,
+  );
 }
 
 /** Replaces a token's document traits; true when a row changed. */
