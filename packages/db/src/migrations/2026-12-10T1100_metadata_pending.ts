@@ -39,7 +39,7 @@ const UP = (): string[] => [
   ...TRIGGERS.map((t) => t.create),
   `INSERT INTO metadata_pending (token_data_id, collection_id, version)
    SELECT t.token_data_id, t.collection_id, t.last_transaction_version FROM tokens t
-    WHERE NOT t.is_burned AND t.collection_id IS NOT NULL AND NOT EXISTS (
+    WHERE NOT t.is_burned AND NOT EXISTS (
       SELECT 1 FROM metadata_documents d WHERE d.kind = 'token' AND d.subject_id = t.token_data_id
          AND d.subject_version >= t.last_transaction_version AND d.uri IS NOT DISTINCT FROM t.token_uri)
    ON CONFLICT (token_data_id) DO NOTHING`,
