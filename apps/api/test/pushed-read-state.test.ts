@@ -31,18 +31,29 @@ async function commitBatch(db: TestDatabase['db'], version: number, ...tables: s
   });
 }
 
+/**
+ * A harness on the cached routes' dataset whose read state is pushed, listening. Readings are
+ * trusted for a minute: here only a notification (or a client's min version) retires one.
+ */
+async function pushedHarness(): Promise<ApiHarness> {
+  const h = await createHarness({ pushedMaxStaleMs: 60_000 });
+  await seedCachedRoutes(h);
+  await until('LISTEN', () => h.app.readState.pushing);
+  return h;
+}
+
+/** The readings `h`'s read-state source has sent (`mdq_api_read_state_readings_total`). */
+async function readingsOf(h: ApiHarness): Promise<number> {
+  const text = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+  return Number(/^mdq_api_read_state_readings_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+}
+
 describe('read state pushed by LISTEN (x-mdq-cache hits without a database round trip)', () => {
   let h: ApiHarness;
-  const readings = async (): Promise<number> => {
-    const text = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
-    return Number(/^mdq_api_read_state_readings_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-  };
+  const readings = () => readingsOf(h);
 
   beforeAll(async () => {
-    // Trusted for a minute: here only a notification (or a client's min version) retires a reading.
-    h = await createHarness({ pushedMaxStaleMs: 60_000 });
-    await seedCachedRoutes(h);
-    await until('LISTEN', () => h.app.readState.pushing);
+    h = await pushedHarness();
   });
   afterAll(() => h?.close());
 
@@ -127,15 +138,11 @@ describe('read state pushed by LISTEN (x-mdq-cache hits without a database round
 
 describe('read state pushed by LISTEN: scopes', () => {
   let h: ApiHarness;
-  const readings = async (): Promise<number> => {
-    const text = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
-    return Number(/^mdq_api_read_state_readings_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-  };
+  const readings = () => readingsOf(h);
 
   beforeAll(async () => {
-    h = await createHarness({ pushedMaxStaleMs: 60_000 });
-    await seedCachedRoutes(h);
-    await until('LISTEN', () => h.app.readState.pushing);
+    // Its own dataset: the tests above delete rows the scoped pages need.
+    h = await pushedHarness();
   });
   afterAll(() => h?.close());
 

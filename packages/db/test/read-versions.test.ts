@@ -218,6 +218,22 @@ async function until(what: string, done: () => boolean): Promise<void> {
   throw new Error(`waited 10 s for ${what}`);
 }
 
+/**
+ * A plain listener on the channel, beside the signal: the payloads in the order they arrive, the
+ * signals' heartbeats ('~heard …', every 200 ms) left out.
+ */
+async function listenBeside(url: string): Promise<{ heard: string[]; raw: pg.Client }> {
+  const heard: string[] = [];
+  const raw = new pg.Client({ connectionString: url });
+  await raw.connect();
+  raw.on('notification', (message) => {
+    const payload = message.payload ?? '';
+    if (!payload.startsWith('~heard ')) heard.push(payload);
+  });
+  await raw.query('LISTEN mdq_read_versions');
+  return { heard, raw };
+}
+
 describe('listenForReadVersions', () => {
   let test: TestDatabase;
   beforeAll(async () => {
@@ -229,11 +245,7 @@ describe('listenForReadVersions', () => {
     const signal = listenForReadVersions(test.url);
     // A plain listener beside it sees the payloads: the marker ends the sequence, and a session
     // delivers notifications in commit order, so what came before it is all there is.
-    const heard: string[] = [];
-    const raw = new pg.Client({ connectionString: test.url });
-    await raw.connect();
-    raw.on('notification', (message) => heard.push(message.payload ?? ''));
-    await raw.query('LISTEN mdq_read_versions');
+    const { heard, raw } = await listenBeside(test.url);
     const writer = new pg.Client({ connectionString: test.url });
     await writer.connect();
     try {
@@ -294,11 +306,7 @@ describe('listenForReadVersions', () => {
 
   it('names each collection and wallet bucket whose counters a commit moved, and every one past 64', async () => {
     const signal = listenForReadVersions(test.url);
-    const heard: string[] = [];
-    const raw = new pg.Client({ connectionString: test.url });
-    await raw.connect();
-    raw.on('notification', (message) => heard.push(message.payload ?? ''));
-    await raw.query('LISTEN mdq_read_versions');
+    const { heard, raw } = await listenBeside(test.url);
     const marker = async (name: string) => {
       await sql`SELECT pg_notify('mdq_read_versions', ${name})`.execute(test.db);
       // The signal's connection too: what it heard before the marker is all there was.
