@@ -37,6 +37,12 @@ function resolutionOf(
  * collection or wallet it is about, and which of its tables its key counts by that scope's counters
  * rather than the table's (read-cache-config.ts).
  */
+/** What the source reads of a `ReadVersionSignal` (a test hands an `AnnouncedChanges` of its own). */
+type PushSignal = Pick<
+  ReadVersionSignal,
+  'listening' | 'generation' | 'changedSince' | 'scopeChangedSince' | 'heardUpTo'
+>;
+
 interface Ask {
   tables: readonly string[] | undefined;
   selector?: ScopeSelector;
@@ -118,11 +124,7 @@ export class ReadStateSource {
   constructor(
     private readonly db: Db,
     private readonly maxAgeMs = 250,
-    private readonly signal?: Pick<
-      ReadVersionSignal,
-      'listening' | 'generation' | 'changedSince' | 'scopeChangedSince'
-    > &
-      Partial<Pick<ReadVersionSignal, 'heardUpTo'>>,
+    private readonly signal?: PushSignal,
     private readonly maxStaleMs = 1_000,
   ) {}
 
@@ -253,17 +255,11 @@ export class ReadStateSource {
    * Whether `last` still holds what `ask`'s answer is keyed by: no change announced since it was
    * sent to a table the answer keys on the table's counter; and for its scope, resolved by `last`
    * or kept from the earlier reading that resolved it (no older than `maxStaleMs`, or the signal's
-   * heartbeat heard within it), no change
-   * announced since that reading to what resolves the scope nor to the scope's counters of the
-   * tables the answer keys on them (a scope that resolved to no collection keys them on the
-   * tables' counters).
+   * heartbeat heard within it), no change announced since that reading to what resolves the scope
+   * nor to the scope's counters of the tables the answer keys on them (a scope that resolved to no
+   * collection keys them on the tables' counters).
    */
-  private vouches(
-    signal: NonNullable<ReadStateSource['signal']>,
-    last: ReadState,
-    ask: Ask,
-    now: number,
-  ): boolean {
+  private vouches(signal: PushSignal, last: ReadState, ask: Ask, now: number): boolean {
     if (ask.tables === undefined) return !signal.changedSince(this.lastGeneration);
     if (!ask.selector) return !signal.changedSince(this.lastGeneration, ask.tables);
     const key = selectorKey(ask.selector);
@@ -272,9 +268,7 @@ export class ReadStateSource {
     if (!scope || !resolved) return false;
     // Older than the bound, a resolution stands only while the signal's heartbeat shows every
     // commit older than the bound heard: nothing unheard can then make it staler than the bound.
-    if (now - resolved.at >= this.maxStaleMs && !((this.signal?.heardUpTo ?? 0) > now - this.maxStaleMs)) {
-      return false;
-    }
+    if (now - resolved.at >= this.maxStaleMs && signal.heardUpTo <= now - this.maxStaleMs) return false;
     const scoped = scope.ids.length > 0 ? (ask.scoped ?? []) : [];
     const global = scoped.length > 0 ? ask.tables.filter((table) => !scoped.includes(table)) : ask.tables;
     if (signal.changedSince(this.lastGeneration, global)) return false;

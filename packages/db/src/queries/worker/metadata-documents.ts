@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type {
   DocumentAttribute,
@@ -187,7 +187,7 @@ export async function saveMetadataOutcomes(
  * the pending version or a later one. The row's version is compared, not the token's: a mutation
  * committed meanwhile raises it (and holds the row until it commits), so that token stays pending.
  */
-async function settlePending(db: Db, where: ReturnType<typeof sql>): Promise<void> {
+async function settlePending(db: Db, where: RawBuilder<unknown>): Promise<void> {
   await sql`
     DELETE FROM metadata_pending p USING metadata_documents d
      WHERE ${where} AND d.kind = 'token' AND d.subject_id = p.token_data_id AND d.subject_version >= p.version`.execute(
