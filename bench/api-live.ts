@@ -22,6 +22,8 @@ import { metricValues, scrape, spawnGrowingDevnet, spawnMdq, until, untilRunning
 import { cloneBenchDatabase } from './api-dataset';
 import { type Ask, asksOf, loadAsks, type Result, startServer } from './api-load';
 import { type Endpoint, sampleEndpoints } from './api-mix';
+import { cpuShares, readCpu } from './cpu-shares';
+import { serverSettings } from './server-stats';
 import { BENCH_DEVNET_ORIGIN, BENCH_DEVNET_PORT } from './devnet-process';
 
 export interface LiveBenchOptions {
@@ -86,6 +88,7 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
   const redisUrl = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
   const prefix = `mdq-live-${randomBytes(4).toString('hex')}`;
   const rows: string[] = [];
+  const settings = await serverSettings(db);
   try {
     const devnetUrl = await grown.url;
     const env = {
@@ -147,6 +150,13 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
         '| load | connections | rps | p50 ms | p99 ms | non-2xx and errors | ÷ `SELECT 1` | cache hit ratio | versions indexed meanwhile |',
         '|---|---|---|---|---|---|---|---|---|',
       );
+      const cpu = () =>
+        readCpu(
+          db,
+          new URL(database.url).pathname.slice(1),
+          { api: api.pid, indexer: indexer.child.pid, worker: worker.child.pid, devnet: devnet.child.pid },
+          'load generator',
+        );
       for (const connections of options.connections) {
         const base = await loadAsks(select1.url, [{ path: '/' }], connections, {
           duration: Math.max(3, Math.round(options.seconds / 2)),
@@ -158,10 +168,12 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
           cache: cacheCounts(beforeMetrics),
           shed: shedCounts(beforeMetrics),
         };
+        const cpuBefore = await cpu();
         const r: Result = await loadAsks(api.url, sequence, connections, {
           headers,
           duration: options.seconds,
         });
+        console.log(`${connections} connections, ${cpuShares(cpuBefore, await cpu())}`);
         const afterMetrics = await scrape(`${api.url}/metrics`);
         const after = {
           version: await indexedVersion(),
@@ -210,7 +222,7 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
     await database.drop();
   }
   const table = [
-    `${options.count.toLocaleString('en-US')}-transaction devnet chain growing a block of 10 every ${options.blockIntervalMs} ms (\`mdq indexer\` and \`mdq worker\` following it), ${facts?.tokens.toLocaleString('en-US')} tokens, ${facts?.collections} collections; one API process, pool ${POOL}; ${SEQUENCE.toLocaleString('en-US')} skewed requests over every endpoint, autocannon ${options.seconds} s per row; ${new Date().toISOString().slice(0, 10)}.`,
+    `${options.count.toLocaleString('en-US')}-transaction devnet chain growing a block of 10 every ${options.blockIntervalMs} ms (\`mdq indexer\` and \`mdq worker\` following it), ${facts?.tokens.toLocaleString('en-US')} tokens, ${facts?.collections} collections; one API process, pool ${POOL}; Postgres ${settings}; ${SEQUENCE.toLocaleString('en-US')} skewed requests over every endpoint, autocannon ${options.seconds} s per row; ${new Date().toISOString().slice(0, 10)}.`,
     '',
     ...rows,
   ].join('\n');
@@ -311,6 +323,10 @@ async function hitAccounting(
 ): Promise<{ perRoute: string[]; summary: string }> {
   const perRoute = new Map<string, { hit: number; miss: number; globalHit: number }>();
   const lastVersion = new Map<string, string>();
+  // Misses whose URL was answered within the last second: what serving the previous body for up to
+  // a second (stale-while-revalidate) could have answered.
+  const lastAnswered = new Map<string, number>();
+  let recentMisses = 0;
   const timeBefore = serverTime(await scrape(`${url}/metrics`));
   await loadAsks(url, sequence, 10, {
     headers,
@@ -321,9 +337,14 @@ async function hitAccounting(
       if (status !== 200 || typeof cache !== 'string' || typeof version !== 'string') return;
       const route = (ask.path.split('?')[0] ?? '').replace(`/${NETWORK}/api`, '');
       const counts = perRoute.get(route) ?? { hit: 0, miss: 0, globalHit: 0 };
-      if (cache === 'hit') counts.hit += 1;
-      else counts.miss += 1;
       const k = askKey(ask);
+      const now = performance.now();
+      if (cache === 'hit') counts.hit += 1;
+      else {
+        counts.miss += 1;
+        if (now - (lastAnswered.get(k) ?? -Infinity) < 1000) recentMisses += 1;
+      }
+      lastAnswered.set(k, now);
       if (lastVersion.get(k) === version) counts.globalHit += 1;
       lastVersion.set(k, version);
       perRoute.set(route, counts);
@@ -360,6 +381,6 @@ async function hitAccounting(
       `| ${route} | ${s.answers} | ${((1000 * s.seconds) / s.answers).toFixed(1)} | ${((100 * s.seconds) / allSeconds).toFixed(1)} % |`,
     );
   }
-  const summary = `Hit ratio of the cached routes over ${n.toLocaleString('en-US')} answers at 10 connections: **${ratio(total.hit, total.miss)}** with the per-table keys, against ${ratio(total.globalHit, n - total.globalHit)} that one global version would have had at best on the same answers (\`bench:api --live\` prints each route's).`;
+  const summary = `Hit ratio of the cached routes over ${n.toLocaleString('en-US')} answers at 10 connections: **${ratio(total.hit, total.miss)}** with the per-table keys, against ${ratio(total.globalHit, n - total.globalHit)} that one global version would have had at best on the same answers (\`bench:api --live\` prints each route's). Of the ${total.miss.toLocaleString('en-US')} misses, ${recentMisses.toLocaleString('en-US')} came within a second of their URL's previous answer.`;
   return { perRoute: lines, summary };
 }

@@ -13,6 +13,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 export interface BenchServer {
   url: string;
+  /** The server's process (undefined if it failed to start). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startServer(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url,
+    pid: child.pid,
     stop: () => {
       child.kill('SIGTERM');
       return exited;

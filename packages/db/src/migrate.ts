@@ -39,6 +39,7 @@ import * as readVersionNotifyTables from './migrations/2026-12-09T1000_read_vers
 import * as listingsActiveNames from './migrations/2026-12-09T1100_listings_active_names';
 import * as readVersionNotifyScopes from './migrations/2026-12-10T1000_read_version_notify_scopes';
 import * as metadataPending from './migrations/2026-12-10T1100_metadata_pending';
+import * as burnsByCollection from './migrations/2026-12-11T1000_burns_by_collection';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-09T1100_listings_active_names': listingsActiveNames,
   '2026-12-10T1000_read_version_notify_scopes': readVersionNotifyScopes,
   '2026-12-10T1100_metadata_pending': metadataPending,
+  '2026-12-11T1000_burns_by_collection': burnsByCollection,
 };
 
 /** The migrations' names in the order they run. */

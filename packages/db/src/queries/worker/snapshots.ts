@@ -104,7 +104,8 @@ async function floorsFromChanges(
 ): Promise<Map<string, string | null>> {
   if (collectionIds.length === 0) return new Map();
   const ids = [...collectionIds];
-  // The collections of the second case, found once from the few burns (a partial index).
+  // The collections of the second case, found once from the few burns (a partial index by
+  // collection, token_activities_burns_collection).
   const { rows } = await sql<{ id: string; floor: string | null }>`
     WITH burned_while_listed AS MATERIALIZED (
       SELECT DISTINCT l.collection_id FROM token_activities b
