@@ -23,8 +23,8 @@ import { cloneBenchDatabase } from './api-dataset';
 import { type Ask, asksOf, loadAsks, type Result, startServer } from './api-load';
 import { type Endpoint, sampleEndpoints } from './api-mix';
 import { cpuShares, readCpu } from './cpu-shares';
-import { serverSettings } from './server-stats';
 import { BENCH_DEVNET_ORIGIN, BENCH_DEVNET_PORT } from './devnet-process';
+import { serverSettings } from './server-stats';
 
 export interface LiveBenchOptions {
   count: number;
