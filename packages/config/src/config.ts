@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError } from './config-error';
 import { DEFAULTS, NETWORKS, type Network } from './defaults';
 import { type FeedConfig, loadFeedConfig } from './feed';
@@ -153,7 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiWorkers: readInt(env, 'MDQ_API_WORKERS', 1, 0, 64),
     apiCacheEntries: readInt(env, 'MDQ_API_CACHE_ENTRIES', 10_000, 0, 1_000_000),
     apiMaxStaleMs: readInt(env, 'MDQ_API_MAX_STALE_MS', 1_000, 0, 60_000),
-    apiPoolSize: readInt(env, 'MDQ_API_POOL_SIZE', 20, 1, 1_000),
+    apiPoolSize: readInt(env, 'MDQ_API_POOL_SIZE', defaultApiPoolSize(), 1, 1_000),
     queuePrefix: env['MDQ_QUEUE_PREFIX']?.trim() || 'mdq',
     ipfsGateways: readList(env, 'MDQ_IPFS_GATEWAYS', DEFAULTS.ipfsGateways, (v, n) =>
       readUrl(v, n, ['http:', 'https:']),
@@ -195,4 +196,18 @@ export function loadConfig(env: Env = process.env): Config {
       return at;
     }),
   };
+}
+
+/**
+ * The API's pool when MDQ_API_POOL_SIZE is unset: twice this machine's cores and two, at most 20
+ * (Postgres's rule of thumb for the connections that keep its cores busy without making them take
+ * turns). Statements past the cores only queue inside Postgres, where each waiting backend still
+ * takes its share of the CPU: on two cores a pool of 20 let Postgres run 20 of the API's statements
+ * at once beside the indexer's and worker's, the API process got too little of the CPU to run its
+ * event loop, and the live bench at 100 connections was answered with 734–1,736 overload 503s, none
+ * with a pool of 6 (docs/PERFORMANCE.md). The machine's cores stand for the database's: the same
+ * machine under `mdq start`; set MDQ_API_POOL_SIZE for a database server of another size.
+ */
+function defaultApiPoolSize(): number {
+  return Math.min(20, 2 * availableParallelism() + 2);
 }
