@@ -19,6 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@mdq/config';
 import { createApiKey, createDb } from '@mdq/db';
 import { cloneBenchDatabase } from './api-dataset';
 import { asksOf, loadAsks, type Result, startServer as startBenchServer } from './api-load';
@@ -42,7 +43,9 @@ const seconds = numberFlag(values, 'seconds', values.seconds, 8, 3);
 // generator share, a second process measured slower on every cached route (docs/PERFORMANCE.md).
 const workers = numberFlag(values, 'workers', values.workers, 1);
 const connectionCounts = (values.connections ?? '10,50').split(',').map(Number);
-const POOL = 20;
+// The pool `mdq api` opens here (MDQ_API_POOL_SIZE, else 2 × cores + 2, at most 20), for the API and
+// its `SELECT 1` baseline alike.
+const POOL = loadConfig().apiPoolSize;
 if (values.live === true) {
   // Every endpoint at once on a moving chain (api-live.ts).
   const { runLiveBench } = await import('./api-live');

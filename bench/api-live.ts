@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@mdq/config';
 import { createApiKey, createDb, MAIN_CHECKPOINT, readCheckpoint, sql } from '@mdq/db';
 import { metricValues, scrape, spawnGrowingDevnet, spawnMdq, until, untilRunning } from '@mdq/faults';
 import { cloneBenchDatabase } from './api-dataset';
@@ -37,7 +38,9 @@ export interface LiveBenchOptions {
   cpuProfileDir?: string;
 }
 
-const POOL = 20;
+// The pool `mdq api` opens here (MDQ_API_POOL_SIZE, else 2 × cores + 2, at most 20), for the API and
+// its `SELECT 1` baseline alike.
+const POOL = loadConfig().apiPoolSize;
 const NETWORK = 'local';
 const SEQUENCE = 60_000;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -88,8 +91,9 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
   const redisUrl = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
   const prefix = `mdq-live-${randomBytes(4).toString('hex')}`;
   const rows: string[] = [];
-  const settings = await serverSettings(db);
+  let settings = '';
   try {
+    settings = await serverSettings(db);
     const devnetUrl = await grown.url;
     const env = {
       DATABASE_URL: database.url,

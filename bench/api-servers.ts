@@ -13,7 +13,9 @@ import { createPool } from '@mdq/db';
 import Fastify from 'fastify';
 
 const [mode, databaseUrl, poolArg] = process.argv.slice(2);
-const poolSize = Number(poolArg ?? 20);
+// The API's own default pool (MDQ_API_POOL_SIZE, else its default for this machine's cores) unless
+// one is given: the SELECT 1 baseline and the API are then measured on the same pool.
+const poolSize = poolArg === undefined ? loadConfig().apiPoolSize : Number(poolArg);
 // A plain exit on SIGTERM, so that `--cpu-prof` writes its profile.
 process.on('SIGTERM', () => process.exit(0));
 if (!databaseUrl) throw new Error('usage: api-servers.ts <select1|hello|api> <database url> [pool size]');
@@ -60,6 +62,7 @@ if (mode === 'select1') {
     HOST: '127.0.0.1',
     PORT: '0',
     MDQ_LOG_LEVEL: 'silent',
+    MDQ_API_POOL_SIZE: String(poolSize),
   });
   const api = await startApiServers(config, databaseUrl, { redisUrl: process.env['REDIS_URL'] ?? null });
   if (api) console.log(`listening on ${api.url}`);

@@ -19,6 +19,7 @@ export interface CpuReading {
   cores: number;
 }
 
+// USER_HZ, the unit of /proc's CPU times: 100 on every Linux the kernel's ABI allows.
 const TICKS_PER_SECOND = 100;
 
 /** utime + stime and parent of every live process, from /proc/<pid>/stat. */
@@ -85,7 +86,11 @@ export async function readCpu(
       .then((r) => r.rows),
   ]);
   const children = new Map<number, number[]>();
-  for (const [pid, { parent }] of times) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  for (const [pid, { parent }] of times) {
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(pid);
+    else children.set(parent, [pid]);
+  }
   const treeSeconds = (pid: number): number =>
     (times.get(pid)?.seconds ?? 0) + (children.get(pid) ?? []).reduce((sum, c) => sum + treeSeconds(c), 0);
   const seconds = new Map<string, number>();

@@ -204,8 +204,8 @@ export function loadConfig(env: Env = process.env): Config {
  * turns). Statements past the cores only queue inside Postgres, where each waiting backend still
  * takes its share of the CPU: on two cores a pool of 20 let Postgres run 20 of the API's statements
  * at once beside the indexer's and worker's, the API process got too little of the CPU to run its
- * event loop, and the live bench at 100 connections was answered with 734–1,736 overload 503s, none
- * with a pool of 6 (docs/PERFORMANCE.md). The machine's cores stand for the database's: the same
+ * event loop, and the live bench at 100 connections was answered with 734–1,736 overload 503s, 0
+ * and 39 in two runs with a pool of 6 (docs/PERFORMANCE.md). The machine's cores stand for the database's: the same
  * machine under `mdq start`; set MDQ_API_POOL_SIZE for a database server of another size.
  */
 function defaultApiPoolSize(): number {
