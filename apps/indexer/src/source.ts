@@ -4,6 +4,8 @@ import {
   AptosConfig,
   type ClientRequest,
   type ClientResponse,
+  getAptosFullNode,
+  type LedgerInfo,
   Network,
   type TransactionResponse,
 } from '@aptos-labs/ts-sdk';
@@ -73,7 +75,15 @@ export function fullnodeSource(fullnodeUrl: string, options: FullnodeSourceOptio
   let sparse = options.sparse === true;
 
   const tip = async (): Promise<ChainTip> => {
-    const info = await aptos.getLedgerInfo().catch(refused);
+    // Not aptos.getLedgerInfo(): the SDK memoizes it for 10 s per network name, not per node, so
+    // the tip would lag the chain and two nodes in one process (all are "local" here) would share one.
+    const info = await getAptosFullNode<Record<string, never>, LedgerInfo>({
+      aptosConfig: aptos.config,
+      originMethod: 'getLedgerInfo',
+      path: '',
+    })
+      .then((response) => response.data)
+      .catch(refused);
     checkChainId(info.chain_id, options.chainId, `the fullnode ${fullnodeUrl}`);
     knownLedger = Number(info.ledger_version);
     oldest = Number(info.oldest_ledger_version);
@@ -111,8 +121,7 @@ export function fullnodeSource(fullnodeUrl: string, options: FullnodeSourceOptio
     tip,
     async fetch(start, limit) {
       if (start > knownLedger) {
-        // At the tip, ask for the next page directly: the SDK caches ledger info for seconds, so
-        // a fresh tip() would lag the chain.
+        // At the tip, ask for the next page directly: one round trip instead of a tip() and a page.
         const next = await page(start, Math.min(PAGE, limit));
         const last = next.at(-1);
         if (last) knownLedger = Math.max(knownLedger, versionOf(last));

@@ -121,16 +121,26 @@ export interface PoolCounts {
   totalCount: number;
   idleCount: number;
   waitingCount: number;
+  /** pg's Pool: `ending` from the call to end(), `ended` once its last client has closed. */
+  ending?: boolean;
   ended?: boolean;
 }
 
 const pools = new Map<string, PoolCounts>();
 
-/** Pools are registered as they are created (packages/db) and dropped from the report once ended. */
+/**
+ * Pools are registered as they are created (packages/db) and dropped from the report once ending:
+ * a pool being closed no longer serves, and its name goes to the pool that replaces it.
+ */
 export function trackPool(name: string, pool: PoolCounts): void {
+  dropClosedPools();
   let unique = name;
   for (let i = 2; pools.has(unique); i++) unique = `${name}#${i}`;
   pools.set(unique, pool);
+}
+
+function dropClosedPools(): void {
+  for (const [name, pool] of pools) if (pool.ending || pool.ended) pools.delete(name);
 }
 
 new Gauge({
@@ -140,11 +150,8 @@ new Gauge({
   registers: [registry],
   collect() {
     this.reset();
+    dropClosedPools();
     for (const [name, pool] of pools) {
-      if (pool.ended) {
-        pools.delete(name);
-        continue;
-      }
       this.set({ pool: name, state: 'total' }, pool.totalCount);
       this.set({ pool: name, state: 'idle' }, pool.idleCount);
       this.set({ pool: name, state: 'waiting' }, pool.waitingCount);

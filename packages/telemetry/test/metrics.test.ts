@@ -17,6 +17,17 @@ describe('the metrics registry', () => {
     expect(text).not.toContain('mdq_queue_jobs{');
   });
 
+  it('gives the name of a closing pool to the pool that replaces it', async () => {
+    const closing = { totalCount: 1, idleCount: 0, waitingCount: 0, ending: false, ended: false };
+    trackPool('replaced', closing);
+    // end() was called, but a client is still out: pg sets `ending` now and `ended` only later.
+    closing.ending = true;
+    trackPool('replaced', { totalCount: 5, idleCount: 5, waitingCount: 0 });
+    const text = await registry.metrics();
+    expect(text).toContain('mdq_db_pool_connections{pool="replaced",state="total"} 5');
+    expect(text).not.toContain('pool="replaced#2"');
+  });
+
   it('serves /metrics on a listener of its own and nothing else', async () => {
     const server = await serveMetrics(0);
     try {
