@@ -9,6 +9,7 @@
  */
 export { sql } from 'kysely';
 export {
+  CACHED_RANDOM_PAGE_COST,
   type CreateDbOptions,
   closeDb,
   createDb,
