@@ -130,12 +130,12 @@ export async function collectionStats(
     FROM collections c WHERE c.collection_id = ${collectionId}`,
   );
   if (!row) return null;
-  const [floors, floorsAt, holders] = await Promise.all([
-    loadCurrentFloors(db, [collectionId]),
-    // The floor at the exact instant the window starts, not the hourly snapshot before it.
-    start === null ? Promise.resolve(null) : loadExactFloorsAt(db, [collectionId], start),
-    loadHolderCounts(db, [collectionId]),
-  ]);
+  // One after another: `db` is the answer's one connection (the API's analyticsAnswer), where
+  // statements sent at once only queue in the client, a use pg deprecates (an error from pg 9).
+  const floors = await loadCurrentFloors(db, [collectionId]);
+  // The floor at the exact instant the window starts, not the hourly snapshot before it.
+  const floorsAt = start === null ? null : await loadExactFloorsAt(db, [collectionId], start);
+  const holders = await loadHolderCounts(db, [collectionId]);
   const s = row.sales;
   const count = s.sales;
   const volume = s.volume;

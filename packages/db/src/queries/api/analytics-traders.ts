@@ -24,10 +24,11 @@ export async function collectionTraitFloors(
   // running them for most collections, and forced generic their plans were as fast for the largest
   // collection and the smallest (docs/PERFORMANCE.md). The live token count rides on each value's
   // row (a value listed means the collection has its count), saving a round trip.
-  const [values, last] = await Promise.all([
-    executePrepared(
-      db,
-      sql<{ trait_type: string; value: string; count: number; floor: string | null; live: number | null }>`
+  // One after another: on the answer's one connection, statements sent at once only queue in the
+  // client (collectionStats says why).
+  const values = await executePrepared(
+    db,
+    sql<{ trait_type: string; value: string; count: number; floor: string | null; live: number | null }>`
       WITH floors AS (
         SELECT a.trait_type, a.value, min(l.price) AS floor
           FROM token_attributes a
@@ -46,9 +47,8 @@ export async function collectionTraitFloors(
         LEFT JOIN floors f ON f.trait_type = c.trait_type AND f.value = c.value
        WHERE c.collection_id = ${collectionId} AND c.live_count > 0
        ORDER BY c.trait_type, c.value`,
-    ),
-    traitLastSales(db, collectionId, includeFlagged),
-  ]);
+  );
+  const last = await traitLastSales(db, collectionId, includeFlagged);
   const live = values[0]?.live ?? 0;
   return values.map((r) => {
     const sale = last.get(traitKey(r.trait_type, r.value));
