@@ -107,15 +107,41 @@ const pools = new WeakMap<Db, pg.Pool>();
 const clients = new WeakMap<Db, pg.PoolClient>();
 const lentDbs = new WeakMap<pg.PoolClient, Db>();
 
+/**
+ * `client` refusing a statement sent while another of its statements runs. pg queues such a
+ * statement in the client, a use it deprecates (an error from pg 9) and that hides a caller who
+ * meant the statements to run side by side: they never did. Refused here, the caller's stack names
+ * the caller. A cursor (no promise) is not tracked.
+ */
+function oneStatementAtATime(client: pg.PoolClient): pg.PoolClient {
+  let running = false;
+  const guarded = Object.create(client) as pg.PoolClient;
+  guarded.query = ((...args: unknown[]) => {
+    if (running) {
+      return Promise.reject(
+        new Error('a statement was sent on a connection still running another: await each one first'),
+      );
+    }
+    const result = (client.query as (...a: unknown[]) => unknown).apply(client, args);
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') return result;
+    running = true;
+    return Promise.resolve(result).finally(() => {
+      running = false;
+    });
+  }) as pg.PoolClient['query'];
+  return guarded;
+}
+
 /** A Db whose every statement runs on `client` (a pool to Kysely that always hands it out). */
 function lentDb(client: pg.PoolClient): Db {
   let db = lentDbs.get(client);
   if (db === undefined) {
-    const lent = { query: client.query.bind(client), release: () => {} };
+    const guarded = oneStatementAtATime(client);
+    const lent = { query: guarded.query.bind(guarded), release: () => {} };
     db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: { connect: async () => lent, end: async () => {} } as never }),
     });
-    clients.set(db, client);
+    clients.set(db, guarded);
     lentDbs.set(client, db);
   }
   return db;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, createDb, createDbLike } from '../src/database';
+import { closeDb, createDb, createDbLike, onOneConnection } from '../src/database';
+import { executePrepared } from '../src/prepared';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 describe('createDb options', () => {
@@ -56,6 +57,31 @@ describe('createDb options', () => {
     } finally {
       if (readOnly) await closeDb(readOnly);
       await base.destroy();
+    }
+  });
+
+  it('one connection runs one statement at a time, and refuses a second sent before the first answered', async () => {
+    const db = createDb(t.url, { max: 1 });
+    try {
+      const sent = await onOneConnection(db, async (connection) => {
+        const first = sql<{ n: number }>`SELECT 1 AS n, pg_sleep(0.05)`.execute(connection);
+        const second = sql<{ n: number }>`SELECT 2 AS n`.execute(connection);
+        return Promise.allSettled([first, second]);
+      });
+      expect(sent[0]).toMatchObject({ status: 'fulfilled', value: { rows: [{ n: 1 }] } });
+      expect(sent[1]).toMatchObject({
+        status: 'rejected',
+        reason: { message: expect.stringContaining('still running another') },
+      });
+      // Awaited one after the other, both run, prepared or not, and the connection goes on serving.
+      const after = await onOneConnection(db, async (connection) => {
+        const a = await sql<{ n: number }>`SELECT 3 AS n`.execute(connection);
+        const b = await executePrepared(connection, sql<{ n: number }>`SELECT 4 AS n`);
+        return [a.rows[0]?.n, b[0]?.n];
+      });
+      expect(after).toEqual([3, 4]);
+    } finally {
+      await closeDb(db);
     }
   });
 });
