@@ -137,11 +137,16 @@ export function fullnodeSource(fullnodeUrl: string, options: FullnodeSourceOptio
       let next = start;
       for (let i = 0; i < offsets.length; i += concurrency) {
         const group = offsets.slice(i, i + concurrency);
-        const pages = await Promise.all(
+        // Settled in version order: the first page that failed is the one reported (a start
+        // version the node pruned names that version, not whichever later page failed first), and
+        // a page after a short one is never read, so its failure is not either.
+        const pages = await Promise.allSettled(
           group.map((offset) => page(offset, Math.min(PAGE, end - offset + 1))),
         );
         let short = false;
-        for (const [j, txs] of pages.entries()) {
+        for (const [j, settled] of pages.entries()) {
+          if (settled.status === 'rejected') throw settled.reason;
+          const txs = settled.value;
           for (const tx of txs) {
             const v = versionOf(tx);
             if (v >= next) {
