@@ -12,25 +12,20 @@ afterAll(async () => {
   for (const server of servers) await server.close();
 });
 
+/** A devnet of the tiny preset on a free port, closed after the file. */
+const serve = async (options: Omit<Parameters<typeof startDevnetServer>[0], 'preset' | 'port'>) => {
+  const server = await startDevnetServer({ preset: 'tiny', port: 0, ...options });
+  servers.push(server);
+  return server;
+};
+
 const ledgerOf = async (server: DevnetServer) =>
   Number(((await (await fetch(server.url)).json()) as { ledger_version: string }).ledger_version);
 
 describe('the fullnode source tip', () => {
   it('answers for its own node when two nodes serve different chains', async () => {
-    const small = await startDevnetServer({
-      preset: 'tiny',
-      port: 0,
-      blockIntervalMs: 0,
-      transactionsCount: 120,
-    });
-    servers.push(small);
-    const large = await startDevnetServer({
-      preset: 'tiny',
-      port: 0,
-      blockIntervalMs: 0,
-      transactionsCount: 400,
-    });
-    servers.push(large);
+    const small = await serve({ blockIntervalMs: 0, transactionsCount: 120 });
+    const large = await serve({ blockIntervalMs: 0, transactionsCount: 400 });
     const [smallLedger, largeLedger] = [await ledgerOf(small), await ledgerOf(large)];
     expect(smallLedger).not.toBe(largeLedger);
 
@@ -39,13 +34,7 @@ describe('the fullnode source tip', () => {
   });
 
   it('follows a growing chain at once', async () => {
-    const growing = await startDevnetServer({
-      preset: 'tiny',
-      port: 0,
-      blockIntervalMs: 40,
-      liveBlockSize: 3,
-    });
-    servers.push(growing);
+    const growing = await serve({ blockIntervalMs: 40, liveBlockSize: 3 });
     const source = fullnodeSource(growing.url);
     const first = (await source.tip()).ledgerVersion;
     // Wait, read off the node itself, until the chain has grown past the first tip.
