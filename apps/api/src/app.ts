@@ -2,14 +2,8 @@ import sensible from '@fastify/sensible';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import { FEED_DEFAULTS, type OverloadConfig } from '@mdq/config';
-import {
-  CACHED_RANDOM_PAGE_COST,
-  closeDb,
-  createDbLike,
-  type Db,
-  listenForReadVersions,
-  poolIfAny,
-} from '@mdq/db';
+import { closeDb, createDbLike, type Db, listenForReadVersions, poolIfAny } from '@mdq/db';
+import { createIndexerGraphqlDb } from '@mdq/db/read';
 import { type Logger, redactUrl } from '@mdq/log';
 import Fastify, {
   type FastifyBaseLogger,
@@ -92,22 +86,10 @@ export interface AppOptions {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const readDb = options.readDb ?? options.db;
-  // The Indexer GraphQL runs on connections of its own to the read database: a bulkhead (statements
-  // shaped by clients cannot take every connection the pages need), read-only, and with its own
-  // statement timeout, so that an operation is one statement and one round trip. A Db not made by
-  // createDb (a test's recording wrapper) serves it as is.
+  // The Indexer GraphQL runs on connections of its own to the read database (createIndexerGraphqlDb
+  // says how they are set); a Db not made by createDb (a test's recording wrapper) serves it as is.
   const graphqlLimits = { ...DEFAULT_INDEXER_LIMITS, ...options.graphqlLimits };
-  const graphqlDb =
-    createDbLike(readDb, {
-      applicationName: 'mdq-api-graphql',
-      max: graphqlLimits.connections,
-      statementTimeoutMs: graphqlLimits.statementTimeoutMs,
-      jit: false,
-      readOnly: true,
-      // Index pages priced as the cached pages they are: the filters are the clients', and the
-      // default's sequential scans under a LIMIT cost a whale's owned tokens 160 ms a page.
-      randomPageCost: CACHED_RANDOM_PAGE_COST,
-    }) ?? readDb;
+  const graphqlDb = createIndexerGraphqlDb(readDb, graphqlLimits) ?? readDb;
   // Load shedding is the server's door: refused requests never reach Fastify.
   const gate = options.overload
     ? createLoadGate({ ...options.overload, pools: poolsOf(options.db, readDb, graphqlDb) })

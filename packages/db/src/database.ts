@@ -34,12 +34,6 @@ function logConnectionError(pool: string): (error: Error) => void {
   };
 }
 
-/**
- * `random_page_cost` for connections whose statements take their filters from clients (the Indexer
- * GraphQL): an index page read priced as the cached or SSD page it is (CreateDbOptions.randomPageCost).
- */
-export const CACHED_RANDOM_PAGE_COST = 1.1;
-
 export interface CreateDbOptions {
   max?: number;
   applicationName?: string;
@@ -56,12 +50,7 @@ export interface CreateDbOptions {
   readOnly?: boolean;
   /**
    * The planner's `random_page_cost` on these connections (Postgres' default, 4, prices an index
-   * page read as a disk seek). For statements whose filters come from clients: under a LIMIT with
-   * no ORDER BY the planner takes a sequential scan whenever it expects the matches to be many and
-   * spread, and correlated filters make it expect that wrongly. The Indexer GraphQL's owned tokens
-   * of a wallet that once held 46,549 tokens and holds 16 were estimated at 19,849 rows and read
-   * by a sequential scan of 1.1M ownerships: 160 ms, against about 2 ms through the owner's index,
-   * which the planner takes at 2 or below (docs/PERFORMANCE.md).
+   * page read as a disk seek; the Indexer GraphQL's pool sets 1.1, createIndexerGraphqlDb says why).
    */
   randomPageCost?: number;
 }

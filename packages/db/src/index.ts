@@ -9,7 +9,6 @@
  */
 export { sql } from 'kysely';
 export {
-  CACHED_RANDOM_PAGE_COST,
   type CreateDbOptions,
   closeDb,
   createDb,

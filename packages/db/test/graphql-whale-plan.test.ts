@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHED_RANDOM_PAGE_COST, closeDb, createDbLike, type Db } from '../src/database';
-import { compileRootField } from '../src/queries/indexer-graphql';
+import { closeDb, type Db } from '../src/database';
+import { compileRootField, createIndexerGraphqlDb } from '../src/queries/indexer-graphql';
 import { createTestDatabase, type TestDatabase } from '../src/testing';
 
 /*
  * A wallet that once held many tokens and holds few: the planner multiplies the owner's share of
  * the ownership rows by the share of rows held, expects thousands of matches spread through the
  * table, and under the Indexer GraphQL's LIMIT (no ORDER BY) reads the table from its start. The
- * GraphQL's pool prices index pages as cached (CACHED_RANDOM_PAGE_COST), and takes the owner's index.
+ * GraphQL's own pool (createIndexerGraphqlDb, as the API makes it) prices index pages as cached, and
+ * takes the owner's index.
  */
 const WHALE = `0x${'a'.repeat(64)}`;
 const HELD = 16;
@@ -26,7 +27,7 @@ describe("the Indexer GraphQL's owned tokens of a wallet that sold most of what 
       UNION ALL SELECT 'other' || i, '0x' || lpad(to_hex(i % 3000), 64, '0'), 'c' || (i % 50), 'v2', 1, i
         FROM generate_series(1, 60000) i`.execute(t.db);
     await sql`ANALYZE token_ownerships`.execute(t.db);
-    graphql = createDbLike(t.db, { max: 1, readOnly: true, randomPageCost: CACHED_RANDOM_PAGE_COST });
+    graphql = createIndexerGraphqlDb(t.db, { connections: 1, statementTimeoutMs: 60_000 });
   }, 120_000);
   afterAll(async () => {
     if (graphql) await closeDb(graphql);
