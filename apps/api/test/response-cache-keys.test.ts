@@ -91,6 +91,37 @@ describe('per-table keys: a write retires exactly the answers that read its tabl
     expect((JSON.parse(top.body) as { data: unknown[] }).data).toEqual([]);
   });
 
+  it('a write to closed listings only leaves the listing cards cached; a new active listing retires them', async () => {
+    const cat = {
+      tokenId: TOKEN,
+      tokenName: 'Cat #1',
+      collectionId: COLLECTION,
+      collection: 'Cats',
+      creator: CREATOR,
+      seller: OWNER,
+    };
+    await h.fx.listing({ ...cat, id: 'closed', price: '70', status: 'sold', version: 4 });
+    await warm(h, CACHED);
+    // The indexer fills in a sold listing's buyer: `listings` moves, the active listings do not.
+    await h.test.db
+      .updateTable('listings')
+      .set({ buyer: BUYER })
+      .where('listing_id', '=', 'closed')
+      .execute();
+    const closedOnly = (await missed(h, CACHED)).map(path);
+    expect(closedOnly).not.toContain('/market/listing-cards');
+    expect(closedOnly).not.toContain('/market/total-listing-cards');
+    // The write was seen: the pages keyed on the collection's listings retire.
+    expect(closedOnly).toContain('/market/listings-by-collection');
+    await warm(h, CACHED);
+    await h.fx.listing({ ...cat, id: 'fresh', price: '65', version: 5 });
+    const opened = (await missed(h, CACHED)).map(path);
+    expect(opened).toContain('/market/listing-cards');
+    expect(opened).toContain('/market/total-listing-cards');
+    const cards = await cacheOf(h, '/market/listing-cards');
+    expect(cards.body).toContain('"fresh"');
+  });
+
   it('a write to a table no cached route reads retires nothing', async () => {
     await warm(h, CACHED);
     await h.test.db

@@ -40,6 +40,7 @@ import * as listingsActiveNames from './migrations/2026-12-09T1100_listings_acti
 import * as readVersionNotifyScopes from './migrations/2026-12-10T1000_read_version_notify_scopes';
 import * as metadataPending from './migrations/2026-12-10T1100_metadata_pending';
 import * as burnsByCollection from './migrations/2026-12-11T1000_burns_by_collection';
+import * as activeListings from './migrations/2026-12-12T1000_active_listings';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-10T1000_read_version_notify_scopes': readVersionNotifyScopes,
   '2026-12-10T1100_metadata_pending': metadataPending,
   '2026-12-11T1000_burns_by_collection': burnsByCollection,
+  '2026-12-12T1000_active_listings': activeListings,
 };
 
 /** The migrations' names in the order they run. */

@@ -58,6 +58,8 @@ export interface Database {
   token_activities: TokenActivitiesTable;
   marketplace_activities: MarketplaceActivitiesTable;
   listings: ListingsTable;
+  /** The listings whose status is 'active', kept by triggers on listings (same columns). */
+  active_listings: ListingsTable;
   collection_floor_changes: CollectionFloorChangesTable;
   token_offers: TokenOffersTable;
   collection_offers: CollectionOffersTable;

@@ -100,12 +100,13 @@ function subsumedBySubstring(text: string): boolean {
 }
 
 /**
- * The one WHERE clause of listing-cards and total-listing-cards, so that the count always agrees
- * with the list. Collection-level filters (search by collection name, collection URL) are
- * subqueries over collections, hashed once per statement: every matching collection counts (no cap).
+ * The one WHERE clause of listing-cards and total-listing-cards over `active_listings`, so that the
+ * count always agrees with the list. Collection-level filters (search by collection name, collection
+ * URL) are subqueries over collections, hashed once per statement: every matching collection counts
+ * (no cap).
  */
 export function listingFilterWhere(f: ListingFilter): RawBuilder<boolean> {
-  const terms: RawBuilder<unknown>[] = [sql`l.status = 'active'`];
+  const terms: RawBuilder<unknown>[] = [sql`true`];
   if (f.search !== undefined && f.search.trim() !== '') {
     const text = f.search.trim();
     const like = likePattern(text);
@@ -113,8 +114,8 @@ export function listingFilterWhere(f: ListingFilter): RawBuilder<boolean> {
     const similar = (column: RawBuilder<unknown>) => (fuzzy ? sql`OR ${column} % ${text}` : sql``);
     terms.push(
       // The collections as an array (an InitPlan), not `IN (subquery)`: `collection_id = ANY(...)`
-      // is an index condition, so the three terms can be one BitmapOr of the active-listing name
-      // (trigram) and collection indexes instead of a filter on every active listing.
+      // is an index condition, so the three terms can be one BitmapOr of the name (trigram) and
+      // collection indexes instead of a filter on every active listing.
       sql`(l.token_name ILIKE ${like} ${similar(sql`l.token_name`)} OR l.collection_id = ANY(ARRAY(
         SELECT collection_id FROM collections
          WHERE collection_name ILIKE ${like} ${similar(sql`collection_name`)})))`,
@@ -154,28 +155,31 @@ interface ListingCount {
 }
 
 /**
- * The count of the listings `where` matches. For a search text too short for a trigram (`filter`),
- * in two parts split on the name's nullness: the named part is read from `listings_active_named`
- * alone, not from a heap page per active listing (migration 2026-12-09T1100); the parts are
- * disjoint and cover every row, so the sum is the same count.
+ * Where listing-cards and total-listing-cards read: the active listings alone, kept apart from the
+ * closed ones by triggers (migration 2026-12-12T1000), so that their rows lie on a few pages.
+ * The pages about a collection or a seller read `listings` through its partial indexes of the active
+ * rows, whose per-collection counters their answers key on.
  */
-const countListings = (where: RawBuilder<boolean>, filter?: ListingFilter): RawBuilder<ListingCount> =>
-  filter !== undefined && shortSearch(filter)
-    ? sql`SELECT ((SELECT count(*) FROM listings l WHERE ${where} AND l.token_name IS NOT NULL)
-        + (SELECT count(*) FROM listings l WHERE ${where} AND l.token_name IS NULL))::int AS total`
-    : sql`SELECT count(*)::int AS total FROM listings l WHERE ${where}`;
+const ACTIVE = sql.table('active_listings');
+const LISTINGS = sql.table('listings');
+
+/** The count of the listings of `from` that `where` matches. */
+const countListings = (from: RawBuilder<unknown>, where: RawBuilder<boolean>): RawBuilder<ListingCount> =>
+  sql`SELECT count(*)::int AS total FROM ${from} l WHERE ${where}`;
 
 /**
- * One page of the listings matching `where`, in `keys` order. The page is cut before it meets its
- * tokens: joined first, a page at offset 80 looked up the tokens of all 101 rows it skipped through.
+ * One page of the listings of `from` matching `where`, in `keys` order. The page is cut before it
+ * meets its tokens: joined first, a page at offset 80 looked up the tokens of all 101 rows it
+ * skipped through.
  */
 function listingPage(
   db: Db,
+  from: RawBuilder<unknown>,
   where: RawBuilder<boolean>,
   keys: ListingKey[],
   request: PageRequest,
   prepared = false,
-  count = countListings(where),
+  count = countListings(from, where),
 ): Promise<Page<ListingCard>> {
   return fetchPage(
     db,
@@ -184,7 +188,7 @@ function listingPage(
       prepared,
       rows: (p) => sql<ListingCardRow>`
         SELECT ${LISTING_COLUMNS}
-          FROM (SELECT l.* FROM listings l WHERE ${where} AND ${p.after()} ORDER BY ${p.order} ${p.window}) l
+          FROM (SELECT l.* FROM ${from} l WHERE ${where} AND ${p.after()} ORDER BY ${p.order} ${p.window}) l
           LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
          ORDER BY ${p.order}`,
       count,
@@ -201,21 +205,16 @@ export function listingCards(
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
   const where = listingFilterWhere(filter);
-  const count = countListings(where, filter);
+  const count = countListings(ACTIVE, where);
   if (byPopular) return popularPage(db, where, request, count);
   return indexedSearch(filter)
     ? matchedPage(db, where, request, count)
-    : listingPage(db, where, NEWEST, request, false, count);
+    : listingPage(db, ACTIVE, where, NEWEST, request, false, count);
 }
 
 /** A search text long enough for the trigram index (three letters make a trigram). */
 function indexedSearch(filter: ListingFilter): boolean {
   return (filter.search?.trim().length ?? 0) >= 3;
-}
-
-/** A search text too short for it: its matches are tested on every active listing's name. */
-function shortSearch(filter: ListingFilter): boolean {
-  return (filter.search?.trim() ?? '') !== '' && !indexedSearch(filter);
 }
 
 /*
@@ -236,7 +235,7 @@ function matchedPage(
     db,
     {
       keys: NEWEST,
-      matches: sql`SELECT l.* FROM listings l WHERE ${where}`,
+      matches: sql`SELECT l.* FROM ${ACTIVE} l WHERE ${where}`,
       rows: (p) => sql<ListingCardRow>`
         SELECT ${LISTING_COLUMNS}
           FROM (SELECT * FROM page_matches l WHERE ${p.after()} ORDER BY ${p.order} ${p.window}) l
@@ -277,7 +276,7 @@ function popularPage(
           SELECT l.*, rs.position AS popularity
             FROM ranking_snapshots rs
             CROSS JOIN LATERAL (
-              SELECT l.* FROM listings l
+              SELECT l.* FROM ${ACTIVE} l
                WHERE l.collection_id = rs.collection_id AND ${where} AND ${p.after(popularKeys(sql`rs.position`))}
                ORDER BY ${orderOf(NEWEST)} LIMIT ${p.reach}) l
            WHERE rs.ranking = 'trending'
@@ -286,7 +285,7 @@ function popularPage(
           SELECT * FROM (
             SELECT * FROM ranked
             UNION ALL
-            (SELECT l.*, ${UNRANKED} AS popularity FROM listings l
+            (SELECT l.*, ${UNRANKED} AS popularity FROM ${ACTIVE} l
               WHERE (SELECT count(*) FROM ranked) < ${p.reach} AND ${where}
                 AND l.collection_id <> ALL (ARRAY(SELECT rs.collection_id FROM ranking_snapshots rs
                                                    WHERE rs.ranking = 'trending' AND rs.collection_id IS NOT NULL))
@@ -308,7 +307,7 @@ function popularPage(
  * `version` the two routes share one count (and each counts once per version, not per request).
  */
 export async function totalListingCards(db: Db, filter: ListingFilter, version?: string): Promise<number> {
-  return (await countOf(db, countListings(listingFilterWhere(filter), filter), version, undefined)).total;
+  return (await countOf(db, countListings(ACTIVE, listingFilterWhere(filter)), version, undefined)).total;
 }
 
 /** Active listings of collections, cheapest first (each from the collection / price index). */
@@ -336,6 +335,7 @@ export function listingsOfCollections(
           LEFT JOIN tokens t ON t.token_data_id = l.token_data_id AND t.collection_id = l.collection_id
          ORDER BY ${p.order} ${p.window}`,
       count: countListings(
+        LISTINGS,
         sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIdArray(collections)}))`,
       ),
       map: toListingCard,
@@ -347,7 +347,14 @@ export function listingsOfCollections(
 /** A seller's active listings, newest first (the seller index). */
 export function listingsOfSeller(db: Db, seller: string, request: PageRequest): Promise<Page<ListingCard>> {
   // One seller's rows from the seller index: the same plan for every seller.
-  return listingPage(db, sql<boolean>`(l.status = 'active' AND l.seller = ${seller})`, NEWEST, request, true);
+  return listingPage(
+    db,
+    LISTINGS,
+    sql<boolean>`(l.status = 'active' AND l.seller = ${seller})`,
+    NEWEST,
+    request,
+    true,
+  );
 }
 
 /** The token's listings: the cheapest active one first, then its most recent closed ones (a subquery). */

@@ -1,0 +1,87 @@
+import { type Kysely, sql } from 'kysely';
+import { functionSql } from '../functions';
+
+/*
+ * The active listings, kept apart from the rest (issue #35; docs/PERFORMANCE.md, "The active
+ * listings on their own"). listing-cards and total-listing-cards read only active listings, but
+ * those are a sliver of `listings` (11,862 of ~160k rows on the 1M devnet chain, 130 MB), spread
+ * over its pages: a search's matches read a heap page each (780 pages for 849 rows), which made the
+ * listing search the API's costliest statement family under load. active_listings holds the same
+ * rows, the same columns, in a table of their own (a few MB), kept by statement-level triggers with
+ * transition tables in the writing transaction (functions/active_listings_on_listings.sql), so
+ * every writer (indexer, repairs, tests) keeps it, and emptied by a TRUNCATE of listings. It has
+ * its own read-version trigger: the listing-card answers key on it, and a write that touched only
+ * closed listings leaves them cached.
+ *
+ * The indexes of `listings` that only those two routes read go: the trigram index of the active
+ * names, and the two that served a short text's count (2026-12-09T1100).
+ *
+ * A column added to `listings` must be added here too: the trigger copies whole rows, so the
+ * first write after such a migration fails until the two tables have the same columns again.
+ */
+
+/** Each trigger once: what it fires on and the transition tables it hands over. */
+const TRIGGERS = (
+  [
+    ['insert', 'REFERENCING NEW TABLE AS new_rows', 'active_listings_on_listings'],
+    ['update', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows', 'active_listings_on_listings'],
+    ['delete', 'REFERENCING OLD TABLE AS old_rows', 'active_listings_on_listings'],
+    ['truncate', '', 'active_listings_on_truncate'],
+  ] as const
+).map(([event, referencing, runs]) => ({
+  create: `CREATE OR REPLACE TRIGGER listings_active_${event} AFTER ${event.toUpperCase()} ON listings
+     ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${runs}()`,
+  drop: `DROP TRIGGER IF EXISTS listings_active_${event} ON listings`,
+}));
+
+/** A function, not a list: the function files are read when the migration runs, not on import. */
+const UP = (): string[] => [
+  // LIKE copies neither the primary key nor the indexes: the key here, and below the reads of
+  // listing-cards, each.
+  `CREATE TABLE IF NOT EXISTS active_listings (
+     LIKE listings INCLUDING DEFAULTS INCLUDING CONSTRAINTS,
+     PRIMARY KEY (marketplace, listing_id)
+   )`,
+  // Newest first (the default order) and each collection's newest (popularity, a collection search).
+  'CREATE INDEX IF NOT EXISTS active_listings_recent ON active_listings (listed_version DESC, marketplace, listing_id)',
+  `CREATE INDEX IF NOT EXISTS active_listings_collection_recent
+     ON active_listings (collection_id, listed_version DESC, marketplace, listing_id)`,
+  'CREATE INDEX IF NOT EXISTS active_listings_name_trgm ON active_listings USING gin (token_name gin_trgm_ops)',
+  'CREATE INDEX IF NOT EXISTS active_listings_price ON active_listings (price, listed_version DESC)',
+  'CREATE INDEX IF NOT EXISTS active_listings_creator_name ON active_listings (creator_address, collection_name)',
+  `CREATE OR REPLACE TRIGGER active_listings_read_version
+     AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON active_listings
+     FOR EACH STATEMENT EXECUTE FUNCTION bump_read_version()`,
+  functionSql('active_listings_rebuild'),
+  functionSql('active_listings_on_truncate'),
+  functionSql('active_listings_on_listings'),
+  ...TRIGGERS.map((t) => t.create),
+  'SELECT active_listings_rebuild()',
+  // Statistics now, so the first reads are planned for a table of this size, not a default guess.
+  'ANALYZE active_listings',
+  'DROP INDEX IF EXISTS listings_active_token_name_trgm',
+  'DROP INDEX IF EXISTS listings_active_named',
+  'DROP INDEX IF EXISTS listings_active_unnamed',
+];
+
+const DOWN = [
+  `CREATE INDEX IF NOT EXISTS listings_active_token_name_trgm ON listings USING gin (token_name gin_trgm_ops)
+     WHERE status = 'active'`,
+  `CREATE INDEX IF NOT EXISTS listings_active_named ON listings (collection_id) INCLUDE (token_name)
+     WHERE status = 'active' AND token_name IS NOT NULL`,
+  `CREATE INDEX IF NOT EXISTS listings_active_unnamed ON listings (collection_id)
+     WHERE status = 'active' AND token_name IS NULL`,
+  ...TRIGGERS.map((t) => t.drop),
+  'DROP FUNCTION IF EXISTS active_listings_on_listings()',
+  'DROP FUNCTION IF EXISTS active_listings_on_truncate()',
+  'DROP FUNCTION IF EXISTS active_listings_rebuild()',
+  'DROP TABLE IF EXISTS active_listings',
+];
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const statement of UP()) await sql.raw(statement).execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const statement of DOWN) await sql.raw(statement).execute(db);
+}
