@@ -106,6 +106,32 @@ describe('listing-cards pages against a sort of every active listing', () => {
     }
   });
 
+  it('a searchable text by popularity: its matches in ranking order, every page', async () => {
+    for (const text of ['wizard', 'Herd 4']) {
+      const pattern = `%${text}%`;
+      const { rows } = await sql<{ listing_id: string }>`
+        SELECT l.listing_id FROM listings l
+          LEFT JOIN ranking_snapshots rs ON rs.ranking = 'trending' AND rs.collection_id = l.collection_id
+         WHERE l.status = 'active'
+           AND (l.token_name ILIKE ${pattern} OR l.token_name % ${text} OR l.collection_id IN (
+                SELECT collection_id FROM collections WHERE collection_name ILIKE ${pattern} OR collection_name % ${text}))
+         ORDER BY coalesce(rs.position, 2147483647), l.listed_version DESC, l.marketplace, l.listing_id`.execute(
+        h.test.db,
+      );
+      const expected = rows.map((r) => r.listing_id);
+      expect(expected.length, text).toBeGreaterThan(2);
+      for (const limit of [2, 5]) {
+        const { byNumber, byCursor, total } = await walk(
+          `byPopular=true&search=${encodeURIComponent(text)}`,
+          limit,
+        );
+        expect(byNumber, `${text} limit ${limit}`).toEqual(expected);
+        expect(byCursor, `${text} limit ${limit}`).toEqual(expected);
+        expect(total, text).toBe(expected.length);
+      }
+    }
+  });
+
   it('a searchable text: its matches newest first, every page', async () => {
     for (const text of ['wizard', 'Samurai #1', 'Herd 4', 'koala']) {
       const pattern = `%${text}%`;

@@ -13,6 +13,9 @@ import { functionSql } from '../functions';
  * its own read-version trigger: the listing-card answers key on it, and a write that touched only
  * closed listings leaves them cached.
  *
+ * A search of three letters or more reads the matches through active_listings_matching, which
+ * prices the table's pages as cached (functions/active_listings_matching.sql).
+ *
  * The indexes of `listings` that only those two routes read go: the trigram index of the active
  * names, and the two that served a short text's count (2026-12-09T1100).
  *
@@ -55,6 +58,7 @@ const UP = (): string[] => [
   functionSql('active_listings_rebuild'),
   functionSql('active_listings_on_truncate'),
   functionSql('active_listings_on_listings'),
+  functionSql('active_listings_matching'),
   ...TRIGGERS.map((t) => t.create),
   'SELECT active_listings_rebuild()',
   // Statistics now, so the first reads are planned for a table of this size, not a default guess.
@@ -75,6 +79,7 @@ const DOWN = [
   'DROP FUNCTION IF EXISTS active_listings_on_listings()',
   'DROP FUNCTION IF EXISTS active_listings_on_truncate()',
   'DROP FUNCTION IF EXISTS active_listings_rebuild()',
+  'DROP FUNCTION IF EXISTS active_listings_matching(text, text)',
   'DROP TABLE IF EXISTS active_listings',
 ];
 

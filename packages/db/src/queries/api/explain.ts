@@ -9,6 +9,7 @@ import type { Db } from '../../database';
 interface PlanNode {
   'Node Type'?: string;
   'Relation Name'?: string;
+  'Function Name'?: string;
   'Index Cond'?: string;
   'Recheck Cond'?: string;
   Filter?: string;
@@ -64,6 +65,30 @@ export function relationScans(plan: PlanNode): RelationScan[] {
   };
   visit(plan);
   return found;
+}
+
+/** The functions the plan reads rows from (its Function Scans), by name: their tables are not in the plan. */
+export function scannedFunctions(plan: PlanNode): string[] {
+  const found: string[] = [];
+  const visit = (node: PlanNode) => {
+    if (node['Node Type'] === 'Function Scan' && node['Function Name']) found.push(node['Function Name']);
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  visit(plan);
+  return found;
+}
+
+/**
+ * The tables of the schema that the body of function `name` names (every overload's), as whole
+ * words: what a scan of a set-returning SQL function such as active_listings_matching reads.
+ */
+export async function tablesNamedByFunction(db: Db, name: string): Promise<string[]> {
+  const { rows } = await sql<{ table: string }>`
+    SELECT c.relname AS table FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+       AND EXISTS (SELECT 1 FROM pg_proc p WHERE p.proname = ${name} AND p.prosrc ~ ('\\m' || c.relname || '\\M'))
+     ORDER BY 1`.execute(db);
+  return rows.map((r) => r.table);
 }
 
 /** Fresh statistics and visibility maps, as autovacuum would leave a loaded database. */

@@ -99,19 +99,27 @@ function subsumedBySubstring(text: string): boolean {
   return /^[A-Za-z0-9]{1,2}$/.test(text);
 }
 
+/** The search text of a filter, trimmed; undefined when there is none. */
+function searchText(f: ListingFilter): string | undefined {
+  const text = f.search?.trim();
+  return text === '' ? undefined : text;
+}
+
 /**
  * The one WHERE clause of listing-cards and total-listing-cards over `active_listings`, so that the
  * count always agrees with the list. Collection-level filters (search by collection name, collection
  * URL) are subqueries over collections, hashed once per statement: every matching collection counts
- * (no cap).
+ * (no cap). Without `search` (`withSearch` false) when the rows come from active_listings_matching (`listingRows`); its
+ * term here is that function's predicate (functions/active_listings_matching.sql), for the pages that
+ * test it row by row (by popularity, each ranked collection's listings; a short text).
  */
-export function listingFilterWhere(f: ListingFilter): RawBuilder<boolean> {
+export function listingFilterWhere(f: ListingFilter, withSearch = true): RawBuilder<boolean> {
   const terms: RawBuilder<unknown>[] = [sql`true`];
-  if (f.search !== undefined && f.search.trim() !== '') {
-    const text = f.search.trim();
-    const like = likePattern(text);
-    const fuzzy = !subsumedBySubstring(text);
-    const similar = (column: RawBuilder<unknown>) => (fuzzy ? sql`OR ${column} % ${text}` : sql``);
+  const search = withSearch ? searchText(f) : undefined;
+  if (search !== undefined) {
+    const like = likePattern(search);
+    const fuzzy = !subsumedBySubstring(search);
+    const similar = (column: RawBuilder<unknown>) => (fuzzy ? sql`OR ${column} % ${search}` : sql``);
     terms.push(
       // The collections as an array (an InitPlan), not `IN (subquery)`: `collection_id = ANY(...)`
       // is an index condition, so the three terms can be one BitmapOr of the name (trigram) and
@@ -163,6 +171,29 @@ interface ListingCount {
 const ACTIVE = sql.table('active_listings');
 const LISTINGS = sql.table('listings');
 
+/** The rows a filter reads (`from`, aliased `l` by the reader) and the terms it tests on them. */
+interface ListingRows {
+  from: RawBuilder<unknown>;
+  where: RawBuilder<boolean>;
+}
+
+/**
+ * The rows of listing-cards (newest first) and total-listing-cards: a text of three letters or more
+ * (`indexedSearch`) has its matches read from the trigram and collection indexes by
+ * active_listings_matching, which prices active_listings' pages as cached (at the default costs the
+ * planner scanned the table, testing similarity on every row: 31 ms against 2.6); the filter's
+ * other terms are tested on the matches.
+ */
+function listingRows(f: ListingFilter): ListingRows {
+  const search = searchText(f);
+  return search !== undefined && indexedSearch(f)
+    ? {
+        from: sql`active_listings_matching(${search}, ${likePattern(search)})`,
+        where: listingFilterWhere(f, false),
+      }
+    : { from: ACTIVE, where: listingFilterWhere(f) };
+}
+
 /** The count of the listings of `from` that `where` matches. */
 const countListings = (from: RawBuilder<unknown>, where: RawBuilder<boolean>): RawBuilder<ListingCount> =>
   sql`SELECT count(*)::int AS total FROM ${from} l WHERE ${where}`;
@@ -204,12 +235,12 @@ export function listingCards(
   byPopular: boolean,
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
-  const where = listingFilterWhere(filter);
-  const count = countListings(ACTIVE, where);
-  if (byPopular) return popularPage(db, where, request, count);
+  const rows = listingRows(filter);
+  const count = countListings(rows.from, rows.where);
+  if (byPopular) return popularPage(db, listingFilterWhere(filter), request, count);
   return indexedSearch(filter)
-    ? matchedPage(db, where, request, count)
-    : listingPage(db, ACTIVE, where, NEWEST, request, false, count);
+    ? matchedPage(db, rows, request, count)
+    : listingPage(db, rows.from, rows.where, NEWEST, request, false, count);
 }
 
 /** A search text long enough for the trigram index (three letters make a trigram). */
@@ -227,7 +258,7 @@ function indexedSearch(filter: ListingFilter): boolean {
  */
 function matchedPage(
   db: Db,
-  where: RawBuilder<boolean>,
+  { from, where }: ListingRows,
   request: PageRequest,
   count: RawBuilder<ListingCount>,
 ): Promise<Page<ListingCard>> {
@@ -235,7 +266,7 @@ function matchedPage(
     db,
     {
       keys: NEWEST,
-      matches: sql`SELECT l.* FROM ${ACTIVE} l WHERE ${where}`,
+      matches: sql`SELECT l.* FROM ${from} l WHERE ${where}`,
       rows: (p) => sql<ListingCardRow>`
         SELECT ${LISTING_COLUMNS}
           FROM (SELECT * FROM page_matches l WHERE ${p.after()} ORDER BY ${p.order} ${p.window}) l
@@ -307,7 +338,8 @@ function popularPage(
  * `version` the two routes share one count (and each counts once per version, not per request).
  */
 export async function totalListingCards(db: Db, filter: ListingFilter, version?: string): Promise<number> {
-  return (await countOf(db, countListings(ACTIVE, listingFilterWhere(filter)), version, undefined)).total;
+  const { from, where } = listingRows(filter);
+  return (await countOf(db, countListings(from, where), version, undefined)).total;
 }
 
 /** Active listings of collections, cheapest first (each from the collection / price index). */
