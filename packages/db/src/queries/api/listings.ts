@@ -111,7 +111,7 @@ function searchText(f: ListingFilter): string | undefined {
  * URL) are subqueries over collections, hashed once per statement: every matching collection counts
  * (no cap). Without `search` (`withSearch` false) when the rows come from active_listings_matching (`listingRows`); its
  * term here is that function's predicate (functions/active_listings_matching.sql), for the pages that
- * test it row by row (by popularity, each ranked collection's listings; a short text).
+ * test it row by row (a text of one or two letters: no trigram narrows it).
  */
 export function listingFilterWhere(f: ListingFilter, withSearch = true): RawBuilder<boolean> {
   const terms: RawBuilder<unknown>[] = [sql`true`];
@@ -178,7 +178,7 @@ interface ListingRows {
 }
 
 /**
- * The rows of listing-cards (newest first) and total-listing-cards: a text of three letters or more
+ * The rows of listing-cards and total-listing-cards: a text of three letters or more
  * (`indexedSearch`) has its matches read from the trigram and collection indexes by
  * active_listings_matching, which prices active_listings' pages as cached (at the default costs the
  * planner scanned the table, testing similarity on every row: 31 ms against 2.6); the filter's
@@ -237,10 +237,9 @@ export function listingCards(
 ): Promise<Page<ListingCard>> {
   const rows = listingRows(filter);
   const count = countListings(rows.from, rows.where);
+  if (indexedSearch(filter)) return matchedPage(db, rows, byPopular, request, count);
   if (byPopular) return popularPage(db, listingFilterWhere(filter), request, count);
-  return indexedSearch(filter)
-    ? matchedPage(db, rows, request, count)
-    : listingPage(db, rows.from, rows.where, NEWEST, request, false, count);
+  return listingPage(db, rows.from, rows.where, NEWEST, request, false, count);
 }
 
 /** A search text long enough for the trigram index (three letters make a trigram). */
@@ -249,27 +248,34 @@ function indexedSearch(filter: ListingFilter): boolean {
 }
 
 /*
- * Newest first among the listings a searchable text matches: the matches are collected from the
- * indexes first (a materialized CTE: one BitmapOr of the name trigram and collection indexes) and
- * only they are sorted. Walking every active listing newest first and testing each one, which the
- * planner picks from its estimates, reads all of them when the matches are few; a text of three
+ * The listings a searchable text matches, newest first or by popularity: the matches are collected
+ * from the indexes first (a materialized CTE: one BitmapOr of the name trigram and collection
+ * indexes) and only they are sorted, by popularity after meeting their collection's ranking
+ * position. Walking every active listing newest first (or each ranked collection's) and testing
+ * each one, which the planner picks from its estimates, reads all of them when the matches are few
+ * and tests trigram similarity on every row (a popular search 8–11 ms against 4); a text of three
  * letters or more has trigrams, so its matches are what the indexes give. The total counts the
  * same matches in the same statement (`matches`): counted apart, the matches were read twice.
  */
 function matchedPage(
   db: Db,
   { from, where }: ListingRows,
+  byPopular: boolean,
   request: PageRequest,
   count: RawBuilder<ListingCount>,
 ): Promise<Page<ListingCard>> {
+  const matches = byPopular
+    ? sql`(SELECT m.*, coalesce(rs.position, ${UNRANKED}) AS popularity FROM page_matches m
+            LEFT JOIN ranking_snapshots rs ON rs.ranking = 'trending' AND rs.collection_id = m.collection_id)`
+    : sql`page_matches`;
   return fetchPage(
     db,
     {
-      keys: NEWEST,
+      keys: byPopular ? POPULAR : NEWEST,
       matches: sql`SELECT l.* FROM ${from} l WHERE ${where}`,
       rows: (p) => sql<ListingCardRow>`
-        SELECT ${LISTING_COLUMNS}
-          FROM (SELECT * FROM page_matches l WHERE ${p.after()} ORDER BY ${p.order} ${p.window}) l
+        SELECT ${LISTING_COLUMNS}${byPopular ? sql`, l.popularity` : sql``}
+          FROM (SELECT * FROM ${matches} l WHERE ${p.after()} ORDER BY ${p.order} ${p.window}) l
           LEFT JOIN tokens t ON t.token_data_id = l.token_data_id
          ORDER BY ${p.order}`,
       count,
