@@ -360,18 +360,19 @@ export function listingsOfCollections(
       keys: CHEAPEST,
       // Each collection's cheapest listings from its active-listing index: one plan for every collection.
       prepared: true,
+      // The page is cut before it meets its tokens, as listingPage's.
       rows: (p) => sql<ListingCardRow>`
         SELECT ${LISTING_COLUMNS}
-          FROM ${perCollection(
+          FROM (SELECT l.* FROM ${perCollection(
             collections,
             (id) => sql`
               SELECT * FROM listings l WHERE l.status = 'active' AND l.collection_id = ${id} AND ${p.after()}
                ORDER BY ${p.order} LIMIT ${p.reach}`,
-          )} l
+          )} l ORDER BY ${p.order} ${p.window}) l
           -- The token's own collection, always the listing's: stated so that the statement reads
           -- tokens by collection, and the page's cache key needs only its collections' counters.
           LEFT JOIN tokens t ON t.token_data_id = l.token_data_id AND t.collection_id = l.collection_id
-         ORDER BY ${p.order} ${p.window}`,
+         ORDER BY ${p.order}`,
       count: countListings(
         LISTINGS,
         sql<boolean>`(l.status = 'active' AND l.collection_id = ANY(${collectionIdArray(collections)}))`,

@@ -1,5 +1,5 @@
 import type { TokenMetadataState as MetadataStateAnswer, TokenSummary } from '@mdq/contracts';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { CollectionsTable, TokensTable } from '../../schema';
 import { iso } from './pagination';
 import type { ReadRow } from './read-row';
@@ -20,6 +20,20 @@ export const TOKEN_COLUMNS = sql`
       -- The crawler files a token's document under the token's collection. Stated so the page reads
       -- documents by collection (its cache key's counters), as a filter on the primary-key probe.
       AND (d.collection_id = t.collection_id) IS TRUE) AS document`;
+
+/**
+ * TOKEN_COLUMNS of a page of token rows already cut to its window (`page`, rows of `tokens`), in
+ * `order`: each row's collection and document are read for the page's rows alone. Cut after them,
+ * an offset's skipped rows had their document probed too (page 4 of a lootbox: 401 probes for 101
+ * rows).
+ */
+export const tokenSummaryRows = (
+  page: RawBuilder<unknown>,
+  order: RawBuilder<unknown>,
+): RawBuilder<TokenRecord> =>
+  sql<TokenRecord>`
+    SELECT ${TOKEN_COLUMNS} FROM (${page}) t LEFT JOIN collections c ON c.collection_id = t.collection_id
+     ORDER BY ${order}`;
 
 /** What token answers show of the crawled document (one primary-key probe per token). */
 interface DocumentSummary {

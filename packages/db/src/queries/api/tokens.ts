@@ -16,7 +16,13 @@ import {
   type SortKey,
 } from './pagination';
 import { ofTokenCollection } from './token-collection';
-import { TOKEN_COLUMNS, type TokenRecord, type TokenSummary, toTokenSummary } from './token-rows';
+import {
+  TOKEN_COLUMNS,
+  type TokenRecord,
+  type TokenSummary,
+  tokenSummaryRows,
+  toTokenSummary,
+} from './token-rows';
 
 /** Natural name order ("#2" before "#10"): the ICU numeric collation of tokens_collection_natural_name. */
 const BY_NAME: PageKey<TokenRecord>[] = [
@@ -39,16 +45,16 @@ export function tokensOfCollections(
       keys: BY_NAME,
       // Each collection's tokens from its name index: one plan for every collection.
       prepared: true,
-      rows: (p) => sql<TokenRecord>`
-        SELECT ${TOKEN_COLUMNS}
-          FROM ${perCollection(
+      rows: (p) =>
+        tokenSummaryRows(
+          sql`SELECT t.* FROM ${perCollection(
             collections,
             (id) => sql`
               SELECT * FROM tokens t WHERE t.collection_id = ${id} AND NOT t.is_burned AND ${p.after()}
                ORDER BY ${p.order} LIMIT ${p.reach}`,
-          )} t
-          LEFT JOIN collections c ON c.collection_id = t.collection_id
-         ORDER BY ${p.order} ${p.window}`,
+          )} t ORDER BY ${p.order} ${p.window}`,
+          p.order,
+        ),
       // The live tokens the tokens' trigger keeps per collection (collection_trait_totals), not a
       // count of the collection's index entries (32k for the 1M chain's largest) on every miss.
       count: sql`SELECT coalesce(sum(k.live_tokens), 0)::int AS total FROM collection_trait_totals k
@@ -74,11 +80,11 @@ export function tokensOfLootbox(
     db,
     {
       keys: BY_ID,
-      rows: (p) => sql<TokenRecord>`
-        SELECT ${TOKEN_COLUMNS}
-          FROM tokens t LEFT JOIN collections c ON c.collection_id = t.collection_id
-         WHERE ${where} AND ${p.after()}
-         ORDER BY ${p.order} ${p.window}`,
+      rows: (p) =>
+        tokenSummaryRows(
+          sql`SELECT t.* FROM tokens t WHERE ${where} AND ${p.after()} ORDER BY ${p.order} ${p.window}`,
+          p.order,
+        ),
       count: sql`SELECT count(*)::int AS total FROM tokens t WHERE ${where}`,
       map: toTokenSummary,
       // One lootbox's index range, whichever lootbox: the plan never depends on which.
