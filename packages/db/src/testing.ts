@@ -127,9 +127,14 @@ async function adminQuery(url: string, statement: string): Promise<void> {
  */
 export async function stateFingerprint(db: Db): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  // token_name_stems and active_listings are kept by triggers, not written by the batch code (so not
+  // token_name_stems and the active listings and their counts are kept by triggers, not written by the batch code (so not
   // chain-state tables the ingest bench copies), but they must come out the same whatever the batches.
-  for (const table of [...CHAIN_STATE_TABLES, 'token_name_stems', 'active_listings'] as const) {
+  for (const table of [
+    ...CHAIN_STATE_TABLES,
+    'token_name_stems',
+    'active_listings',
+    'active_listing_counts',
+  ] as const) {
     const column =
       table === 'failed_transactions' ? sql`(t.transaction_version, t.reason)::text` : sql`t::text`;
     const { rows } = await sql<{ h: string | null; n: number }>`

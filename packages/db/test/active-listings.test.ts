@@ -16,8 +16,9 @@ const STATUSES = ['active', 'active', 'sold', 'cancelled'] as const;
 /*
  * active_listings is kept by triggers on listings (migration 2026-12-12T1000): after any write it
  * must hold exactly the listings whose status is 'active', column for column. Checked against
- * `listings` itself after random upserts (new listings, relistings, price changes, closings, rows
- * repeated unchanged), updates, deletes, a rolled-back transaction and a TRUNCATE; and its read
+ * `listings` itself after random upserts (new listings, relistings, price changes, closings, renamed
+ * collections, rows repeated unchanged), updates, deletes, a rolled-back transaction and a TRUNCATE,
+ * with their counts per (creator, collection name), nulls included; and its read
  * counter, which keys the listing-card answers, moves only when an active listing changed.
  */
 describe('active listings kept by triggers', () => {
@@ -33,6 +34,13 @@ describe('active listings kept by triggers', () => {
         )
       ).rows.map((r) => r.row);
     expect(await rows('active_listings'), what).toEqual(await rows('listings'));
+    const counts = await sql<{ row: string }>`
+      SELECT (k.creator_address, k.collection_name, k.listings)::text AS row FROM active_listing_counts k
+       ORDER BY 1`.execute(test.db);
+    const counted = await sql<{ row: string }>`
+      SELECT (l.creator_address, l.collection_name, count(*)::int)::text AS row FROM listings l
+       WHERE l.status = 'active' GROUP BY l.creator_address, l.collection_name ORDER BY 1`.execute(test.db);
+    expect(counts.rows, `${what}: counts`).toEqual(counted.rows);
   };
   const counter = async () =>
     Number(
@@ -48,14 +56,16 @@ describe('active listings kept by triggers', () => {
     const values = [...keys].map(
       (k) =>
         sql`(${`m${k % 2}`}, ${`l${k}`}, '0xm', ${`0xt${k}`}, ${`0xc${k % 3}`}, ${`Token #${k}`},
+             ${k % 5 === 0 ? null : `0xcreator${k % 2}`}, ${k % 7 === 0 ? null : `Herd ${k % 3}`},
              ${String(100 + Math.floor(next() * 5))}::numeric, ${STATUSES[Math.floor(next() * STATUSES.length)]},
              ${version}, ${version}, '0xs')`,
     );
     await sql`INSERT INTO listings (marketplace, listing_id, contract_address, token_data_id, collection_id,
-                token_name, price, status, last_transaction_version, listed_version, seller)
+                token_name, creator_address, collection_name, price, status, last_transaction_version,
+                listed_version, seller)
               VALUES ${sql.join(values)}
               ON CONFLICT (marketplace, listing_id) DO UPDATE
-                SET price = excluded.price, status = excluded.status,
+                SET price = excluded.price, status = excluded.status, collection_name = excluded.collection_name,
                     last_transaction_version = excluded.last_transaction_version,
                     listed_version = excluded.listed_version`.execute(test.db);
   };

@@ -21,6 +21,7 @@ describe('migrations', () => {
     `.execute(test.db);
     expect(tables.rows.map((r) => r.table_name).sort()).toEqual(
       [
+        'active_listing_counts',
         'active_listings',
         'api_keys',
         'chain_tip',

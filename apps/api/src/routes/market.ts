@@ -278,7 +278,11 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: ListingCardsQuery,
         response: { 200: ListOf(ListingCard), ...ERRORS },
       },
-      config: { readCache: { tables: ['active_listings', 'collections', 'ranking_snapshots', 'tokens'] } },
+      config: {
+        readCache: {
+          tables: ['active_listing_counts', 'active_listings', 'collections', 'ranking_snapshots', 'tokens'],
+        },
+      },
     },
     async (request) => {
       const { byPopular, page, limit, cursor, ...filter } = request.query;
@@ -295,7 +299,7 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: TotalListingCardsQuery,
         response: { 200: One(Type.Object({ total: Type.Integer() })), ...ERRORS },
       },
-      config: { readCache: { tables: ['active_listings', 'collections'] } },
+      config: { readCache: { tables: ['active_listing_counts', 'active_listings', 'collections'] } },
     },
     async (request) => ({
       data: { total: await totalListingCards(db, request.query, request.readState?.version) },

@@ -1,5 +1,6 @@
 -- Trigger function on listings (migration 2026-12-12T1000_active_listings): keeps active_listings
--- exactly the listings whose status is 'active', in the writing statement. A listing that stays
+-- exactly the listings whose status is 'active', and active_listing_counts their number per
+-- (creator, collection name), in the writing statement. A listing that stays
 -- active and unchanged (an upsert that repeats what is stored) is left alone; a changed one is
 -- deleted and inserted again (no column list to keep in step with listings'). The rows are gathered
 -- first and active_listings written only when there are some: every statement on active_listings
@@ -30,6 +31,21 @@ BEGIN
   END IF;
   IF added IS NOT NULL THEN
     INSERT INTO active_listings SELECT * FROM unnest(added) ORDER BY marketplace, listing_id;
+  END IF;
+  -- The counts per (creator, collection name) of the listing rows (active_listing_counts): what
+  -- total-listing-cards reads when it filters by nothing else. Rows whose count reaches 0 go.
+  IF gone IS NOT NULL OR added IS NOT NULL THEN
+    INSERT INTO active_listing_counts AS k (creator_address, collection_name, listings)
+    SELECT d.creator_address, d.collection_name, sum(d.delta)::int FROM (
+      SELECT g.creator_address, g.collection_name, -1 AS delta FROM unnest(gone) g
+      UNION ALL
+      SELECT a.creator_address, a.collection_name, 1 FROM unnest(added) a) d
+     GROUP BY 1, 2 HAVING sum(d.delta) <> 0
+     ORDER BY 1, 2
+    ON CONFLICT (creator_address, collection_name) DO UPDATE SET listings = k.listings + excluded.listings;
+    IF gone IS NOT NULL THEN
+      DELETE FROM active_listing_counts WHERE listings = 0;
+    END IF;
   END IF;
   RETURN NULL;
 END $$;

@@ -13,6 +13,11 @@ import { functionSql } from '../functions';
  * its own read-version trigger: the listing-card answers key on it, and a write that touched only
  * closed listings leaves them cached.
  *
+ * The same triggers keep active_listing_counts, their number per (creator, collection name) of the
+ * listing rows: total-listing-cards without a filter, or filtered by those two alone, sums a few
+ * rows instead of counting every active listing (a sequential scan of the table, 4 ms quiet and
+ * 16 ms under the live bench, in every such page of listing-cards too).
+ *
  * A search of three letters or more reads the matches through active_listings_matching, which
  * prices the table's pages as cached (functions/active_listings_matching.sql).
  *
@@ -50,6 +55,18 @@ const UP = (): string[] => [
   // index-only only where the visibility map is set (at the default scale, ~2,400 changes apart).
   `ALTER TABLE active_listings SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 500,
      autovacuum_vacuum_insert_scale_factor = 0, autovacuum_vacuum_insert_threshold = 500)`,
+  // The number of active listings per (creator, collection name) of the listing rows: the count of
+  // total-listing-cards (and a listing-cards page's total) with no filter or only those two, read
+  // from a few rows instead of every active listing.
+  `CREATE TABLE IF NOT EXISTS active_listing_counts (
+     creator_address text,
+     collection_name text,
+     listings integer NOT NULL,
+     CONSTRAINT active_listing_counts_key UNIQUE NULLS NOT DISTINCT (creator_address, collection_name)
+   )`,
+  `CREATE OR REPLACE TRIGGER active_listing_counts_read_version
+     AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON active_listing_counts
+     FOR EACH STATEMENT EXECUTE FUNCTION bump_read_version()`,
   // Newest first (the default order) and each collection's newest (popularity, a collection search).
   'CREATE INDEX IF NOT EXISTS active_listings_recent ON active_listings (listed_version DESC, marketplace, listing_id)',
   `CREATE INDEX IF NOT EXISTS active_listings_collection_recent
@@ -68,6 +85,7 @@ const UP = (): string[] => [
   'SELECT active_listings_rebuild()',
   // Statistics now, so the first reads are planned for a table of this size, not a default guess.
   'ANALYZE active_listings',
+  'ANALYZE active_listing_counts',
   'DROP INDEX IF EXISTS listings_active_token_name_trgm',
   'DROP INDEX IF EXISTS listings_active_named',
   'DROP INDEX IF EXISTS listings_active_unnamed',
@@ -86,6 +104,7 @@ const DOWN = [
   'DROP FUNCTION IF EXISTS active_listings_rebuild()',
   'DROP FUNCTION IF EXISTS active_listings_matching(text, text)',
   'DROP TABLE IF EXISTS active_listings',
+  'DROP TABLE IF EXISTS active_listing_counts',
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -99,6 +99,13 @@ export interface TokenNameStemsTable {
   live_count: number;
 }
 
+/** Active listings per (creator, collection name) of the listing rows, kept by triggers on listings. */
+export interface ActiveListingCountsTable {
+  creator_address: string | null;
+  collection_name: string | null;
+  listings: number;
+}
+
 /** Per collection: live tokens, and the id of the last transaction that changed what rarity reads. */
 export interface CollectionTraitTotalsTable {
   collection_id: string;

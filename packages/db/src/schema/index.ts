@@ -8,6 +8,7 @@ import type {
   TokensTable,
 } from './chain';
 import type {
+  ActiveListingCountsTable,
   CollectionRankingChangesTable,
   CollectionRarityMarksTable,
   CollectionSnapshotsTable,
@@ -60,6 +61,7 @@ export interface Database {
   listings: ListingsTable;
   /** The listings whose status is 'active', kept by triggers on listings (same columns). */
   active_listings: ListingsTable;
+  active_listing_counts: ActiveListingCountsTable;
   collection_floor_changes: CollectionFloorChangesTable;
   token_offers: TokenOffersTable;
   collection_offers: CollectionOffersTable;

@@ -199,6 +199,21 @@ const countListings = (from: RawBuilder<unknown>, where: RawBuilder<boolean>): R
   sql`SELECT count(*)::int AS total FROM ${from} l WHERE ${where}`;
 
 /**
+ * The count of listing-cards and total-listing-cards: for no filter, or a collection name and creator
+ * alone, the sum of the counts the triggers keep per (creator, collection name) in
+ * active_listing_counts (a few rows, not every active listing); else the matches counted.
+ */
+function countCards(f: ListingFilter, { from, where }: ListingRows): RawBuilder<ListingCount> {
+  const { collectionName, creatorAddress, ...rest } = f;
+  if (Object.values(rest).some((v) => v !== undefined && v !== '')) return countListings(from, where);
+  const terms = [sql`true`];
+  if (collectionName !== undefined) terms.push(sql`k.collection_name = ${collectionName}`);
+  if (creatorAddress !== undefined) terms.push(sql`k.creator_address = ${creatorAddress}`);
+  return sql`SELECT coalesce(sum(k.listings), 0)::int AS total FROM active_listing_counts k
+              WHERE ${sql.join(terms, sql` AND `)}`;
+}
+
+/**
  * One page of the listings of `from` matching `where`, in `keys` order. The page is cut before it
  * meets its tokens: joined first, a page at offset 80 looked up the tokens of all 101 rows it
  * skipped through.
@@ -236,7 +251,7 @@ export function listingCards(
   request: PageRequest,
 ): Promise<Page<ListingCard>> {
   const rows = listingRows(filter);
-  const count = countListings(rows.from, rows.where);
+  const count = countCards(filter, rows);
   if (indexedSearch(filter)) return matchedPage(db, rows, byPopular, request, count);
   if (byPopular) return popularPage(db, listingFilterWhere(filter), request, count);
   return listingPage(db, rows.from, rows.where, NEWEST, request, false, count);
@@ -344,8 +359,7 @@ function popularPage(
  * `version` the two routes share one count (and each counts once per version, not per request).
  */
 export async function totalListingCards(db: Db, filter: ListingFilter, version?: string): Promise<number> {
-  const { from, where } = listingRows(filter);
-  return (await countOf(db, countListings(from, where), version, undefined)).total;
+  return (await countOf(db, countCards(filter, listingRows(filter)), version, undefined)).total;
 }
 
 /** Active listings of collections, cheapest first (each from the collection / price index). */
