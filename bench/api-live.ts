@@ -295,19 +295,23 @@ function shedCounts(metrics: string): Map<string, number> {
   return counts;
 }
 
-/** Seconds spent answering and answers, per route pattern (`mdq_http_request_duration_seconds`). */
-function serverTime(metrics: string): Map<string, { seconds: number; answers: number }> {
-  const out = new Map<string, { seconds: number; answers: number }>();
-  const add = (name: string, field: 'seconds' | 'answers') => {
+/**
+ * Seconds spent answering and answers, per route pattern (`mdq_http_request_duration_seconds`), and
+ * of those seconds the ones spent waiting for the read state (`mdq_api_read_state_wait_seconds`).
+ */
+function serverTime(metrics: string): Map<string, { seconds: number; answers: number; waiting: number }> {
+  const out = new Map<string, { seconds: number; answers: number; waiting: number }>();
+  const add = (name: string, field: 'seconds' | 'answers' | 'waiting') => {
     for (const [labels, n] of metricValues(metrics, name)) {
       const route = /route="([^"]*)"/.exec(labels)?.[1] ?? 'unmatched';
-      const of = out.get(route) ?? { seconds: 0, answers: 0 };
+      const of = out.get(route) ?? { seconds: 0, answers: 0, waiting: 0 };
       of[field] += n;
       out.set(route, of);
     }
   };
   add('mdq_http_request_duration_seconds_sum', 'seconds');
   add('mdq_http_request_duration_seconds_count', 'answers');
+  add('mdq_api_read_state_wait_seconds_sum', 'waiting');
   return out;
 }
 
@@ -355,10 +359,14 @@ async function hitAccounting(
     },
   });
   const timeAfter = serverTime(await scrape(`${url}/metrics`));
-  const spent = new Map<string, { seconds: number; answers: number }>();
+  const spent = new Map<string, { seconds: number; answers: number; waiting: number }>();
   for (const [route, after] of timeAfter) {
-    const before = timeBefore.get(route) ?? { seconds: 0, answers: 0 };
-    spent.set(route, { seconds: after.seconds - before.seconds, answers: after.answers - before.answers });
+    const before = timeBefore.get(route) ?? { seconds: 0, answers: 0, waiting: 0 };
+    spent.set(route, {
+      seconds: after.seconds - before.seconds,
+      answers: after.answers - before.answers,
+      waiting: after.waiting - before.waiting,
+    });
   }
   const allSeconds = [...spent.values()].reduce((sum, s) => sum + s.seconds, 0);
   const total = { hit: 0, miss: 0, globalHit: 0 };
@@ -378,11 +386,16 @@ async function hitAccounting(
     `| **all cached routes** | ${n} | ${ratio(total.hit, total.miss)} | ${ratio(total.globalHit, n - total.globalHit)} |`,
   );
   // Where the server's time went (request to response, every route, cached or not): what to take out first.
-  lines.push('', "| route | answers | mean ms | share of the server's time |", '|---|---|---|---|');
+  lines.push(
+    '',
+    "| route | answers | mean ms | of which waiting for the read state, ms | share of the server's time |",
+    '|---|---|---|---|---|',
+  );
   for (const [route, s] of [...spent].sort((a, b) => b[1].seconds - a[1].seconds)) {
     if (s.answers === 0) continue;
+    const ms = (seconds: number) => ((1000 * seconds) / s.answers).toFixed(1);
     lines.push(
-      `| ${route} | ${s.answers} | ${((1000 * s.seconds) / s.answers).toFixed(1)} | ${((100 * s.seconds) / allSeconds).toFixed(1)} % |`,
+      `| ${route} | ${s.answers} | ${ms(s.seconds)} | ${ms(s.waiting)} | ${((100 * s.seconds) / allSeconds).toFixed(1)} % |`,
     );
   }
   const summary = `Hit ratio of the cached routes over ${n.toLocaleString('en-US')} answers at 10 connections: **${ratio(total.hit, total.miss)}** with the per-table keys, against ${ratio(total.globalHit, n - total.globalHit)} that one global version would have had at best on the same answers (\`bench:api --live\` prints each route's). Of the ${total.miss.toLocaleString('en-US')} misses, ${recentMisses.toLocaleString('en-US')} came within a second of their URL's previous answer.`;

@@ -167,6 +167,12 @@ describe('freshness headers, readiness lag and metrics', () => {
     expect(
       sample(/^mdq_http_requests_total\{method="GET",route="\/ready",status="503"\}/),
     ).toBeGreaterThanOrEqual(1);
+    // Every answer of the route waited for its read state, if only for a reading already heard.
+    expect(
+      sample(
+        /^mdq_api_read_state_wait_seconds_count\{route="\/local\/api\/rankings\/trending-collections"\}/,
+      ),
+    ).toBeGreaterThanOrEqual(4);
     expect(sample(/^mdq_indexer_indexed_version /)).toBe(ledgerVersion);
     expect(sample(/^mdq_chain_tip_version /)).toBe(ledgerVersion);
     expect(sample(/^mdq_indexer_lag_versions /)).toBe(0);

@@ -382,7 +382,7 @@ describe('per-collection keys of the analytics: asked by id or by pair, a sale e
     `/collection-stats?creator=${CREATOR}&collection=${name}&window=30d`,
   ];
   const byLootbox = [
-    '/collection-history?lootboxId=7&interval=1d&to=' + TO,
+    `/collection-history?lootboxId=7&interval=1d&to=${TO}`,
     '/collection-top-traders?lootboxId=7',
   ];
   const sale = (

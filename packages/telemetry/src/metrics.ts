@@ -38,6 +38,20 @@ export const readStateReadings = new Counter({
   registers: [registry],
 });
 
+/**
+ * Time a request waited for the read state its answer is labelled (and, cached, keyed) by, per route
+ * pattern: none when a reading already heard stands for it, a round trip when one is sent for it, or
+ * a wait behind the reading in flight. Beside `mdq_http_request_duration_seconds` it says how much
+ * of an answer's time is the reading rather than the route.
+ */
+export const readStateWait = new Histogram({
+  name: 'mdq_api_read_state_wait_seconds',
+  help: 'Time a request waited for the read state its answer reflects, by route pattern',
+  labelNames: ['route'] as const,
+  buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+  registers: [registry],
+});
+
 export const responseCacheAnswers = new Counter({
   name: 'mdq_api_cache_answers_total',
   help: 'Answers of cached routes, by route pattern and result (hit or miss)',

@@ -10,7 +10,7 @@ import {
   type ScopeSelector,
   selectorKey,
 } from '@mdq/db';
-import { readStateReadings } from '@mdq/telemetry';
+import { readStateReadings, readStateWait } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 import type { ReadCacheConfig } from './read-cache-config';
@@ -334,7 +334,12 @@ export function registerFreshnessHeaders(app: FastifyInstance, source: ReadState
     const reading = cached
       ? source.fresh(selector, minVersion, cached.tables, scoped)
       : source.recent(minVersion);
+    const asked = performance.now();
     request.readState = await reading.catch(() => undefined);
+    readStateWait.observe(
+      { route: request.routeOptions.url ?? 'unmatched' },
+      (performance.now() - asked) / 1000,
+    );
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     const fresh = request.readState?.freshness;
