@@ -109,9 +109,9 @@ function searchText(f: ListingFilter): string | undefined {
  * The one WHERE clause of listing-cards and total-listing-cards over `active_listings`, so that the
  * count always agrees with the list. Collection-level filters (search by collection name, collection
  * URL) are subqueries over collections, hashed once per statement: every matching collection counts
- * (no cap). Without `search` (`withSearch` false) when the rows come from active_listings_matching (`listingRows`); its
- * term here is that function's predicate (functions/active_listings_matching.sql), for the pages that
- * test it row by row (a text of one or two letters: no trigram narrows it).
+ * (no cap). Without `search` (`withSearch` false) when the rows come from active_listings_matching
+ * (`listingRows`); its term here is that function's predicate (functions/active_listings_matching.sql),
+ * for the pages that test it row by row (a text of one or two letters: no trigram narrows it).
  */
 export function listingFilterWhere(f: ListingFilter, withSearch = true): RawBuilder<boolean> {
   const terms: RawBuilder<unknown>[] = [sql`true`];
