@@ -1,6 +1,15 @@
 import { type Db, sql } from '@mdq/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUYER, CACHED, COLLECTION, CREATOR, OWNER, seedCachedRoutes, TOKEN } from './support/cached-routes';
+import {
+  BUYER,
+  CACHED,
+  CAT_LISTING,
+  COLLECTION,
+  CREATOR,
+  OWNER,
+  seedCachedRoutes,
+  TOKEN,
+} from './support/cached-routes';
 import { type ApiHarness, addr, createHarness } from './support/fixtures';
 
 /*
@@ -92,15 +101,7 @@ describe('per-table keys: a write retires exactly the answers that read its tabl
   });
 
   it('a write to closed listings only leaves the listing cards cached; a new active listing retires them', async () => {
-    const cat = {
-      tokenId: TOKEN,
-      tokenName: 'Cat #1',
-      collectionId: COLLECTION,
-      collection: 'Cats',
-      creator: CREATOR,
-      seller: OWNER,
-    };
-    await h.fx.listing({ ...cat, id: 'closed', price: '70', status: 'sold', version: 4 });
+    await h.fx.listing({ ...CAT_LISTING, id: 'closed', price: '70', status: 'sold', version: 4 });
     await warm(h, CACHED);
     // The indexer fills in a sold listing's buyer: `listings` moves, the active listings do not.
     await h.test.db
@@ -114,7 +115,7 @@ describe('per-table keys: a write retires exactly the answers that read its tabl
     // The write was seen: the pages keyed on the collection's listings retire.
     expect(closedOnly).toContain('/market/listings-by-collection');
     await warm(h, CACHED);
-    await h.fx.listing({ ...cat, id: 'fresh', price: '65', version: 5 });
+    await h.fx.listing({ ...CAT_LISTING, id: 'fresh', price: '65', version: 5 });
     const opened = (await missed(h, CACHED)).map(path);
     expect(opened).toContain('/market/listing-cards');
     expect(opened).toContain('/market/total-listing-cards');

@@ -71,6 +71,16 @@ export async function triggerlessClient(url: string): Promise<pg.Client> {
   return client;
 }
 
+/** A listing of the Cat by OWNER, but for its id, price, version and status. */
+export const CAT_LISTING = {
+  tokenId: TOKEN,
+  tokenName: 'Cat #1',
+  collectionId: COLLECTION,
+  collection: 'Cats',
+  creator: CREATOR,
+  seller: OWNER,
+};
+
 /** The Cats collection with a row in every table a cached route reads, at indexed version 3. */
 export async function seedCachedRoutes(h: ApiHarness): Promise<void> {
   const { fx, test } = h;
@@ -78,17 +88,7 @@ export async function seedCachedRoutes(h: ApiHarness): Promise<void> {
   await fx.ownership({ tokenId: TOKEN, owner: OWNER, collectionId: COLLECTION });
   await fx.attribute(TOKEN, COLLECTION, 'fur', 'black');
   await fx.tokenActivity({ version: 1, kind: 'mint', tokenId: TOKEN, collectionId: COLLECTION, to: OWNER });
-  await fx.listing({
-    id: 'l1',
-    tokenId: TOKEN,
-    tokenName: 'Cat #1',
-    collectionId: COLLECTION,
-    collection: 'Cats',
-    creator: CREATOR,
-    seller: OWNER,
-    price: '100',
-    version: 2,
-  });
+  await fx.listing({ ...CAT_LISTING, id: 'l1', price: '100', version: 2 });
   await fx.marketActivity({
     version: 3,
     kind: 'fill_listing',

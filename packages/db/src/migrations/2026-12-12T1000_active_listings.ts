@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { functionSql } from '../functions';
+import { statementTriggers } from '../statement-triggers';
 
 /*
  * The active listings, kept apart from the rest (issue #35; docs/PERFORMANCE.md, "The active
@@ -28,19 +29,12 @@ import { functionSql } from '../functions';
  * first write after such a migration fails until the two tables have the same columns again.
  */
 
-/** Each trigger once: what it fires on and the transition tables it hands over. */
-const TRIGGERS = (
-  [
-    ['insert', 'REFERENCING NEW TABLE AS new_rows', 'active_listings_on_listings'],
-    ['update', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows', 'active_listings_on_listings'],
-    ['delete', 'REFERENCING OLD TABLE AS old_rows', 'active_listings_on_listings'],
-    ['truncate', '', 'active_listings_on_truncate'],
-  ] as const
-).map(([event, referencing, runs]) => ({
-  create: `CREATE OR REPLACE TRIGGER listings_active_${event} AFTER ${event.toUpperCase()} ON listings
-     ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${runs}()`,
-  drop: `DROP TRIGGER IF EXISTS listings_active_${event} ON listings`,
-}));
+const TRIGGERS = statementTriggers(
+  'listings',
+  'listings_active',
+  'active_listings_on_listings',
+  'active_listings_on_truncate',
+);
 
 /** A function, not a list: the function files are read when the migration runs, not on import. */
 const UP = (): string[] => [

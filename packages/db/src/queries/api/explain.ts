@@ -37,15 +37,21 @@ export async function explainPlan(
   return plan;
 }
 
-/** Relations the plan reads with a sequential scan. */
-export function seqScannedRelations(plan: PlanNode): string[] {
+/** What `pick` names of each node of the plan, init plans, sub plans and CTEs included. */
+function namesIn(plan: PlanNode, pick: (node: PlanNode) => string | undefined): string[] {
   const found: string[] = [];
   const visit = (node: PlanNode) => {
-    if (node['Node Type'] === 'Seq Scan' && node['Relation Name']) found.push(node['Relation Name']);
+    const name = pick(node);
+    if (name) found.push(name);
     for (const child of node.Plans ?? []) visit(child);
   };
   visit(plan);
   return found;
+}
+
+/** Relations the plan reads with a sequential scan. */
+export function seqScannedRelations(plan: PlanNode): string[] {
+  return namesIn(plan, (node) => (node['Node Type'] === 'Seq Scan' ? node['Relation Name'] : undefined));
 }
 
 /**
@@ -69,13 +75,7 @@ export function relationScans(plan: PlanNode): RelationScan[] {
 
 /** The functions the plan reads rows from (its Function Scans), by name: their tables are not in the plan. */
 export function scannedFunctions(plan: PlanNode): string[] {
-  const found: string[] = [];
-  const visit = (node: PlanNode) => {
-    if (node['Node Type'] === 'Function Scan' && node['Function Name']) found.push(node['Function Name']);
-    for (const child of node.Plans ?? []) visit(child);
-  };
-  visit(plan);
-  return found;
+  return namesIn(plan, (node) => (node['Node Type'] === 'Function Scan' ? node['Function Name'] : undefined));
 }
 
 /**
