@@ -1,6 +1,7 @@
 -- The active listings whose name contains or resembles a search text, or whose collection's name
--- does: listing-cards' and total-listing-cards' search of three letters or more (queries/api/
--- listings.ts; migration 2026-12-12T1000_active_listings). `pattern` is the text as an ILIKE
+-- does: listing-cards' and total-listing-cards' search but for a text of one or two letters or
+-- digits, which only needs containing (queries/api/listings.ts; migration
+-- 2026-12-12T1000_active_listings). `pattern` is the text as an ILIKE
 -- pattern, its wildcards escaped.
 --
 -- A function for its one setting. active_listings is small and read all the time, so its pages are

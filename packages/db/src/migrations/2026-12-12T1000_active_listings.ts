@@ -19,8 +19,9 @@ import { statementTriggers } from '../statement-triggers';
  * rows instead of counting every active listing (a sequential scan of the table, 4 ms quiet and
  * 16 ms under the live bench, in every such page of listing-cards too).
  *
- * A search of three letters or more reads the matches through active_listings_matching, which
- * prices the table's pages as cached (functions/active_listings_matching.sql).
+ * A search (but a text of one or two letters or digits) reads its matches through
+ * active_listings_matching, which prices the table's pages as cached
+ * (functions/active_listings_matching.sql).
  *
  * The indexes of `listings` that only those two routes read go: the trigram index of the active
  * names, and the two that served a short text's count (2026-12-09T1100).

@@ -106,29 +106,11 @@ function searchText(f: ListingFilter): string | undefined {
 }
 
 /**
- * The one WHERE clause of listing-cards and total-listing-cards over `active_listings`, so that the
- * count always agrees with the list. Collection-level filters (search by collection name, collection
- * URL) are subqueries over collections, hashed once per statement: every matching collection counts
- * (no cap). Without `search` (`withSearch` false) when the rows come from active_listings_matching
- * (`listingRows`); its term here is that function's predicate (functions/active_listings_matching.sql),
- * for the pages that test it row by row (a text of one or two letters: no trigram narrows it).
+ * The terms of listing-cards and total-listing-cards but the search's, so that the count always
+ * agrees with the list. The collection URL is a subquery over collections, hashed once per statement.
  */
-export function listingFilterWhere(f: ListingFilter, withSearch = true): RawBuilder<boolean> {
+function filterTerms(f: ListingFilter): RawBuilder<unknown>[] {
   const terms: RawBuilder<unknown>[] = [sql`true`];
-  const search = withSearch ? searchText(f) : undefined;
-  if (search !== undefined) {
-    const like = likePattern(search);
-    const fuzzy = !subsumedBySubstring(search);
-    const similar = (column: RawBuilder<unknown>) => (fuzzy ? sql`OR ${column} % ${search}` : sql``);
-    terms.push(
-      // The collections as an array (an InitPlan), not `IN (subquery)`: `collection_id = ANY(...)`
-      // is an index condition, so the three terms can be one BitmapOr of the name (trigram) and
-      // collection indexes instead of a filter on every active listing.
-      sql`(l.token_name ILIKE ${like} ${similar(sql`l.token_name`)} OR l.collection_id = ANY(ARRAY(
-        SELECT collection_id FROM collections
-         WHERE collection_name ILIKE ${like} ${similar(sql`collection_name`)})))`,
-    );
-  }
   if (f.minPrice !== undefined) terms.push(sql`l.price >= ${f.minPrice}::numeric`);
   if (f.maxPrice !== undefined) terms.push(sql`l.price <= ${f.maxPrice}::numeric`);
   if (f.coinType !== undefined) terms.push(sql`coalesce(l.coin_type, ${NATIVE_COIN}) = ${f.coinType}`);
@@ -139,8 +121,11 @@ export function listingFilterWhere(f: ListingFilter, withSearch = true): RawBuil
       sql`l.collection_id IN (SELECT collection_id FROM collections WHERE uri = ${f.collectionUrl})`,
     );
   }
-  return sql<boolean>`(${sql.join(terms, sql` AND `)})`;
+  return terms;
 }
+
+const allOf = (terms: RawBuilder<unknown>[]): RawBuilder<boolean> =>
+  sql<boolean>`(${sql.join(terms, sql` AND `)})`;
 
 type ListingKey = PageKey<ListingCardRow>;
 const NEWEST: ListingKey[] = [
@@ -171,27 +156,37 @@ interface ListingCount {
 const ACTIVE = sql.table('active_listings');
 const LISTINGS = sql.table('listings');
 
-/** The rows a filter reads (`from`, aliased `l` by the reader) and the terms it tests on them. */
+/**
+ * The rows a filter reads (`from`, aliased `l` by the reader), the terms it tests on them, and
+ * whether they are a search's matches (`matched`: few enough to collect before they are sorted).
+ */
 interface ListingRows {
   from: RawBuilder<unknown>;
   where: RawBuilder<boolean>;
+  matched: boolean;
 }
 
 /**
- * The rows of listing-cards and total-listing-cards: a text of three letters or more
- * (`indexedSearch`) has its matches read from the trigram and collection indexes by
- * active_listings_matching, which prices active_listings' pages as cached (at the default costs the
- * planner scanned the table, testing similarity on every row: 31 ms against 2.6); the filter's
- * other terms are tested on the matches.
+ * The rows of listing-cards and total-listing-cards. A search's matches (a name, or a collection's
+ * name, that contains or resembles the text) are read by active_listings_matching
+ * (functions/active_listings_matching.sql, the one description of that predicate) from the trigram
+ * and collection indexes, pricing active_listings' pages as cached (at the default costs the planner
+ * scanned the table, testing similarity on every row: 31 ms against 2.6); the filter's other terms
+ * are tested on the matches. A text of one or two letters or digits only needs containing
+ * (`subsumedBySubstring`) and has no trigram to narrow it: its term is tested on every active
+ * listing (the collections as an array, an InitPlan, as the function reads them).
  */
 function listingRows(f: ListingFilter): ListingRows {
+  const terms = filterTerms(f);
   const search = searchText(f);
-  return search !== undefined && indexedSearch(f)
-    ? {
-        from: sql`active_listings_matching(${search}, ${likePattern(search)})`,
-        where: listingFilterWhere(f, false),
-      }
-    : { from: ACTIVE, where: listingFilterWhere(f) };
+  if (search === undefined) return { from: ACTIVE, where: allOf(terms), matched: false };
+  const like = likePattern(search);
+  if (!subsumedBySubstring(search)) {
+    return { from: sql`active_listings_matching(${search}, ${like})`, where: allOf(terms), matched: true };
+  }
+  const contains = sql`(l.token_name ILIKE ${like} OR l.collection_id = ANY(ARRAY(
+    SELECT collection_id FROM collections WHERE collection_name ILIKE ${like})))`;
+  return { from: ACTIVE, where: allOf([...terms, contains]), matched: false };
 }
 
 /** The count of the listings of `from` that `where` matches. */
@@ -252,25 +247,19 @@ export function listingCards(
 ): Promise<Page<ListingCard>> {
   const rows = listingRows(filter);
   const count = countCards(filter, rows);
-  if (indexedSearch(filter)) return matchedPage(db, rows, byPopular, request, count);
-  if (byPopular) return popularPage(db, listingFilterWhere(filter), request, count);
+  if (rows.matched) return matchedPage(db, rows, byPopular, request, count);
+  if (byPopular) return popularPage(db, rows.where, request, count);
   return listingPage(db, rows.from, rows.where, NEWEST, request, false, count);
 }
 
-/** A search text long enough for the trigram index (three letters make a trigram). */
-function indexedSearch(filter: ListingFilter): boolean {
-  return (filter.search?.trim().length ?? 0) >= 3;
-}
-
 /*
- * The listings a searchable text matches, newest first or by popularity: the matches are collected
- * from the indexes first (a materialized CTE: one BitmapOr of the name trigram and collection
- * indexes) and only they are sorted, by popularity after meeting their collection's ranking
- * position. Walking every active listing newest first (or each ranked collection's) and testing
- * each one, which the planner picks from its estimates, reads all of them when the matches are few
- * and tests trigram similarity on every row (a popular search 8–11 ms against 4); a text of three
- * letters or more has trigrams, so its matches are what the indexes give. The total counts the
- * same matches in the same statement (`matches`): counted apart, the matches were read twice.
+ * The listings a search text matches, newest first or by popularity: the matches are collected
+ * from the indexes first (a materialized CTE of active_listings_matching) and only they are sorted,
+ * by popularity after meeting their collection's ranking position. Walking every active listing
+ * newest first (or each ranked collection's) and testing each one, which the planner picks from its
+ * estimates, reads all of them when the matches are few and tests trigram similarity on every row (a
+ * popular search 8–11 ms against 4). The total counts the same matches in the same statement
+ * (`matches`): counted apart, the matches were read twice.
  */
 function matchedPage(
   db: Db,
