@@ -212,6 +212,14 @@ describe('per-collection keys: a sale in one collection leaves the other collect
     expect(listings.body).toContain('"250"');
   });
 
+  it("a purchase in Cats' lootbox retires no Dogs page: asked by pair, a page keys on its own collection's lootbox", async () => {
+    await warm(h, [...pages('Cats'), ...pages('Dogs')]);
+    await h.test.db.updateTable('lootboxes').set({ purchased: '2' }).where('lootbox_id', '=', 7).execute();
+    expect(await missed(h, pages('Dogs'))).toEqual([]);
+    // The lootbox is Cats': the Cats pages that name lootboxes retire (cautiously: by pair they read none).
+    expect(await missed(h, pages('Cats'))).toEqual([pages('Cats')[1], pages('Cats')[2]]);
+  });
+
   it('a crawled document of a Dog retires the Dogs token pages, and no Cats page', async () => {
     const traits = (name: string, token: string) =>
       `/token/traits?creator=${CREATOR}&collection=${name}&tokenName=${encodeURIComponent(token)}&tokenStandard=v2`;
