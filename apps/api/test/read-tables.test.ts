@@ -212,7 +212,7 @@ describe('cached routes declare every table they read', () => {
     const triggers = new Set(rows.map((r) => r.name));
     for (const [url, config] of cachedRoutes(h.app)) {
       for (const table of config.tables)
-        expect(triggers.has(`${table}_read_version`), `${url}: ${table}`).toBe(true);
+        expect(triggers.has(`${table}_read_version_insert`), `${url}: ${table}`).toBe(true);
       for (const table of config.collection?.tables ?? []) {
         for (const op of ['insert', 'update', 'delete', 'truncate']) {
           expect(triggers.has(`${table}_collection_version_${op}`), `${url}: ${table} ${op}`).toBe(true);

@@ -41,6 +41,7 @@ import * as readVersionNotifyScopes from './migrations/2026-12-10T1000_read_vers
 import * as metadataPending from './migrations/2026-12-10T1100_metadata_pending';
 import * as burnsByCollection from './migrations/2026-12-11T1000_burns_by_collection';
 import * as activeListings from './migrations/2026-12-12T1000_active_listings';
+import * as readVersionsOfRows from './migrations/2026-12-13T1000_read_versions_of_rows';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -91,6 +92,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-10T1100_metadata_pending': metadataPending,
   '2026-12-11T1000_burns_by_collection': burnsByCollection,
   '2026-12-12T1000_active_listings': activeListings,
+  '2026-12-13T1000_read_versions_of_rows': readVersionsOfRows,
 };
 
 /** The migrations' names in the order they run. */

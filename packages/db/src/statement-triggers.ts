@@ -34,3 +34,17 @@ export function statementTriggers(
     drop: `DROP TRIGGER IF EXISTS ${prefix}_${event} ON ${table}`,
   }));
 }
+
+/**
+ * A data table's read-version triggers, `<table>_read_version_<event>` (bump_read_version_of_rows,
+ * migration 2026-12-13T1000): a statement that wrote a row, or a TRUNCATE, moves the table's write
+ * counter, which keys the API's cached answers. A table a later migration creates gets these.
+ */
+export function readVersionTriggers(table: string): TriggerStatements[] {
+  return statementTriggers(
+    table,
+    `${table}_read_version`,
+    'bump_read_version_of_rows',
+    'bump_read_version_of_rows',
+  );
+}

@@ -9,9 +9,9 @@ import { createTestDatabase, type TestDatabase } from '../src/testing';
 async function writerThatWrote(url: string): Promise<{ pid: number; client: pg.Client }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  // Statement-level triggers fire for a statement that changes no row: a bump without data.
-  await client.query('UPDATE tokens SET is_burned = is_burned WHERE false');
-  await client.query('UPDATE collections SET collection_name = collection_name WHERE false');
+  // A bump without data: what the triggers run for a statement that wrote a row.
+  await client.query("SELECT read_version_bump('tokens')");
+  await client.query("SELECT read_version_bump('collections')");
   const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   return { pid: rows[0]?.pid ?? 0, client };
 }
@@ -74,7 +74,7 @@ describe('foldReadVersions', () => {
     expect((await readState(t.db)).version).toBe(versionBefore);
 
     // A write after the fold still moves the version, by its one bump.
-    await live.client.query('UPDATE tokens SET is_burned = is_burned WHERE false');
+    await live.client.query("SELECT read_version_bump('tokens')");
     const [indexed, written] = versionBefore.split('.');
     expect((await readState(t.db)).version).toBe(`${indexed}.${Number(written) + 1}`);
     await live.client.end();

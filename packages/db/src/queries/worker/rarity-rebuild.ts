@@ -57,9 +57,9 @@ export async function rebuildTokenRarity(trx: Db, ids: readonly string[], comput
         .execute(trx);
   }
   for (const trigger of triggers) await sql.raw(trigger.definition).execute(trx);
-  // The statement triggers did not see the bulk insert: an empty statement fires them once (the
-  // API's cached answers are keyed by them), and the planner gets the new table's statistics.
-  await sql.raw(`DELETE FROM ${TABLE} WHERE false`).execute(trx);
+  // The statement triggers did not see the bulk insert: its write counter moves here (the API's
+  // cached answers are keyed by it), and the planner gets the new table's statistics.
+  await sql`SELECT read_version_bump(${TABLE})`.execute(trx);
   // Nor the per-collection counters (migration 2026-12-01T1000): the collections recomputed are
   // the ones whose rows changed (with those of the ranked rows, should a token have moved); the
   // other collections' rows were copied as they were.
