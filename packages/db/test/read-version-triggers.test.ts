@@ -62,7 +62,9 @@ describe('read-version triggers', () => {
     await sql`INSERT INTO ranking_snapshots SELECT * FROM ranking_snapshots WHERE false`.execute(test.db);
     expect(await sumOf()).toBe(start);
     // A row written, by each event; and a TRUNCATE, rows or not.
-    await sql`INSERT INTO ranking_runs (ranking, computed_at, entries) VALUES ('zz', now(), 0)`.execute(test.db);
+    await sql`INSERT INTO ranking_runs (ranking, computed_at, entries) VALUES ('zz', now(), 0)`.execute(
+      test.db,
+    );
     expect(await sumOf()).toBe(start + 1);
     await sql`UPDATE ranking_runs SET entries = 1 WHERE ranking = 'zz'`.execute(test.db);
     expect(await sumOf()).toBe(start + 2);
