@@ -100,6 +100,40 @@ describe('per-table keys: a write retires exactly the answers that read its tabl
     expect((JSON.parse(top.body) as { data: unknown[] }).data).toEqual([]);
   });
 
+  it("a collection's owner count leaves the rankings cached; its rename retires them, with the new name", async () => {
+    const rankings = CACHED.filter((url) => /\/rankings\/(trending|top|daily)/.test(url));
+    expect(rankings).toHaveLength(3);
+    await warm(h, rankings);
+    // What every block does to collections: nothing a ranking shows.
+    await h.test.db
+      .updateTable('collections')
+      .set((eb) => ({ owner_count: eb('owner_count', '+', 1) }))
+      .where('collection_id', '=', COLLECTION)
+      .execute();
+    expect(await missed(h, rankings)).toEqual([]);
+    const rename = (name: string) =>
+      h.test.db
+        .updateTable('collections')
+        .set({ collection_name: name })
+        .where('collection_id', '=', COLLECTION)
+        .execute();
+    await rename('Cats Renamed');
+    try {
+      expect(await missed(h, rankings)).toEqual(rankings);
+      // The rankings that rank Cats (a test above emptied `top`) show its new name.
+      const names = await Promise.all(
+        rankings.map(async (url) =>
+          (JSON.parse((await cacheOf(h, url)).body) as { data: { collection: string }[] }).data.map(
+            (r) => r.collection,
+          ),
+        ),
+      );
+      expect(names.flat()).toEqual(['Cats Renamed', 'Cats Renamed']);
+    } finally {
+      await rename('Cats');
+    }
+  });
+
   it('a write to closed listings only leaves the listing cards cached; a new active listing retires them', async () => {
     await h.fx.listing({ ...CAT_LISTING, id: 'closed', price: '70', status: 'sold', version: 4 });
     await warm(h, CACHED);

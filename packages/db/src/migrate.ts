@@ -42,6 +42,7 @@ import * as metadataPending from './migrations/2026-12-10T1100_metadata_pending'
 import * as burnsByCollection from './migrations/2026-12-11T1000_burns_by_collection';
 import * as activeListings from './migrations/2026-12-12T1000_active_listings';
 import * as readVersionsOfRows from './migrations/2026-12-13T1000_read_versions_of_rows';
+import * as rankingCollectionIdentity from './migrations/2026-12-13T1100_ranking_collection_identity';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-11T1000_burns_by_collection': burnsByCollection,
   '2026-12-12T1000_active_listings': activeListings,
   '2026-12-13T1000_read_versions_of_rows': readVersionsOfRows,
+  '2026-12-13T1100_ranking_collection_identity': rankingCollectionIdentity,
 };
 
 /** The migrations' names in the order they run. */

@@ -73,7 +73,9 @@ export async function rankingRoutes(scope: FastifyInstance, { readDb: db, now }:
           querystring: CollectionRankingQuery,
           response: { 200: ListOf(RankedCollection), ...ERRORS },
         },
-        config: { readCache: { tables: ['collections', 'ranking_snapshots'] }, cacheSeconds: 60 },
+        // The ranked rows carry their collection's name, creator, URI and lootbox (kept by triggers on
+        // collections): an owner count moving every block leaves the rankings cached.
+        config: { readCache: { tables: ['ranking_snapshots'] }, cacheSeconds: 60 },
       },
       async (request) =>
         rankingPage(db, request.query.includeFlagged ? `${ranking}_with_flagged` : ranking, pageOf(request)),

@@ -29,6 +29,14 @@ export interface RankingSnapshotsTable {
   score: number;
   metrics: Json<Record<string, string | number | null>>;
   computed_at: Timestamp;
+  /**
+   * What a ranking page shows of the collection, copied from `collections` by triggers
+   * (migration 2026-12-13T1100): written by them, never by the worker.
+   */
+  collection_name: Defaulted<string | null>;
+  creator_address: Defaulted<string | null>;
+  uri: Defaulted<string | null>;
+  collection_lootbox_id: Defaulted<number | null>;
 }
 
 export interface RankingRunsTable {

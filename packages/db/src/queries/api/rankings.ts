@@ -36,8 +36,8 @@ export function rankingPage(
       keys: [{ expr: sql`rs.position`, dir: 'asc', kind: 'int', field: 'position' }],
       rows: (p) => sql<RankingRow>`
         SELECT rs.position, rs.collection_id, rs.lootbox_id, rs.score, rs.metrics, rs.computed_at,
-               c.collection_name, c.creator_address, c.uri, c.lootbox_id AS c_lootbox_id
-          FROM ranking_snapshots rs LEFT JOIN collections c ON c.collection_id = rs.collection_id
+               rs.collection_name, rs.creator_address, rs.uri, rs.collection_lootbox_id AS c_lootbox_id
+          FROM ranking_snapshots rs
          WHERE rs.ranking = ${ranking} AND ${p.after()}
          ORDER BY ${p.order} ${p.window}`,
       count: sql`SELECT count(*)::int AS total FROM ranking_snapshots WHERE ranking = ${ranking}`,
