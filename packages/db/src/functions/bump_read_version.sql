@@ -1,4 +1,8 @@
--- Trigger function, statement-level on every data table: bumps the writing table's row of
+-- Superseded on every table by bump_read_version_of_rows (migration 2026-12-13T1000), which moves
+-- no counter for a statement that wrote no row; kept because the migrations before that one create
+-- it and their triggers run it (and why read_version_bump repeats its two statements: a body
+-- calling that function would fail before the migration that creates it).
+-- Trigger function, statement-level on every data table until then: bumps the writing table's row of
 -- read_versions for this backend, in the writing transaction, so the bump commits with the data it
 -- announces (the API's response cache; migration 2026-11-23T1000_readpath_versions). It also
 -- notifies channel mdq_read_versions, delivered at the commit and once per transaction however

@@ -45,8 +45,9 @@ export async function foldReadVersions(db: Db): Promise<{ folded: number }> {
 
 /**
  * The tables whose writes do not move the API's read version (every other table has the
- * `<table>_read_version_<event>` triggers, readVersionTriggers, migration 2026-12-13T1000: a statement
- * that wrote a row, or a TRUNCATE, moves it; packages/db/test/read-version-triggers.test.ts holds that). None is read by a cached answer: keys are checked on every request and export quotas
+ * `<table>_read_version_<event>` triggers, readVersionTriggers, migration 2026-12-13T1000: a
+ * statement that wrote a row, or a TRUNCATE, moves it; packages/db/test/read-version-triggers.test.ts
+ * holds that). None is read by a cached answer: keys are checked on every request and export quotas
  * on every export; the chain tip moves at every poll of the source; the change outbox and the webhook
  * tables are the writers' and deliveries' bookkeeping; the crawler's pending tokens are its own;
  * the counters count themselves.
