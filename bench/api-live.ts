@@ -134,15 +134,21 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
       const distinct = [...new Map(sequence.map((a) => [askKey(a), a])).values()];
       const failures = new Map<string, number>();
       const shedBefore = shedCounts(await scrape(`${api.url}/metrics`));
+      // What every distinct answer weighs together: the cache's working set, against its bounds.
+      let bodyBytes = 0;
       await loadAsks(api.url, distinct, 10, {
         headers,
         amount: distinct.length,
-        onResponse: (ask, status) => {
+        onResponse: (ask, status, _headers, length) => {
+          bodyBytes += length;
           if (status === 200) return;
           const what = `${status} ${ask.path.split('?')[0]}`;
           failures.set(what, (failures.get(what) ?? 0) + 1);
         },
       });
+      console.log(
+        `warm-up: ${distinct.length.toLocaleString('en-US')} distinct answers, ${(bodyBytes / 2 ** 20).toFixed(1)} MiB of bodies`,
+      );
       for (const [what, n] of failures) console.log(`warm-up: ${n} × ${what}`);
       for (const [signal, n] of shedCounts(await scrape(`${api.url}/metrics`))) {
         const during = n - (shedBefore.get(signal) ?? 0);
@@ -202,6 +208,9 @@ export async function runLiveBench(options: LiveBenchOptions): Promise<void> {
         );
         const hits = after.cache.hit - before.cache.hit;
         const misses = after.cache.miss - before.cache.miss;
+        // Misses no write caused: bodies dropped for room (the cache's bounds against the working set).
+        const evicted = sumOf(afterMetrics, EVICTIONS) - sumOf(beforeMetrics, EVICTIONS);
+        console.log(`${connections} connections: ${evicted} bodies evicted for room, ${misses} misses`);
         // Refusals by the signal that made them (load-shedding.ts), so a non-2xx count says why.
         for (const [signal, n] of after.shed) {
           const during = n - (before.shed.get(signal) ?? 0);
@@ -270,6 +279,7 @@ function skewedSequence(endpoints: readonly Endpoint[], length: number): Ask[] {
 }
 
 const READINGS = 'mdq_api_read_state_readings_total';
+const EVICTIONS = 'mdq_api_cache_evictions_total';
 
 /** The sum of a metric's series. */
 function sumOf(metrics: string, name: string): number {

@@ -85,8 +85,8 @@ export interface LoadOptions {
   /** Seconds of load (default 8), unless `amount` requests are sent instead. */
   duration?: number;
   amount?: number;
-  /** Each answer's status and headers (autocannon then reads every body: slower; not for the measured run). */
-  onResponse?: (ask: Ask, status: number, headers: IncomingHttpHeaders) => void;
+  /** Each answer's status, headers and body length (autocannon then reads every body: slower; not for the measured run). */
+  onResponse?: (ask: Ask, status: number, headers: IncomingHttpHeaders, bodyLength: number) => void;
 }
 
 /** A connection's context: the ask its request in flight sent (one at a time: no pipelining). */
@@ -125,8 +125,8 @@ export async function loadAsks(
               };
         },
         ...(onResponse && {
-          onResponse: (status: number, _body: string, context: object, answer?: IncomingHttpHeaders) =>
-            onResponse((context as AskContext).ask, status, answer ?? {}),
+          onResponse: (status: number, body: string, context: object, answer?: IncomingHttpHeaders) =>
+            onResponse((context as AskContext).ask, status, answer ?? {}, body.length),
         }),
       },
     ],

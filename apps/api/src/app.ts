@@ -25,6 +25,7 @@ import { createLoadGate } from './plugins/load-shedding';
 import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
+import type { ResponseCacheBounds } from './plugins/response-cache';
 import { registerThumbnailUrls } from './plugins/thumbnail-urls';
 import type { CollectionUriResolver, MetadataCrawlRequester, RouteDeps } from './routes/deps';
 import { eventRoutes } from './routes/events';
@@ -68,8 +69,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** The API key cache (revocations heard on `listenUrl`, the primary's URL). */
   apiKeys?: KeyCacheOptions & { invalid?: InvalidKeyLimit };
-  /** Version-keyed response cache size per process (default 10,000 bodies); 0 turns it off. */
-  cacheEntries?: number;
+  /** Version-keyed response cache bounds per process (bodies, 0 turning it off, and MiB of them). */
+  cache?: ResponseCacheBounds;
   /**
    * Learn of new write counters by LISTEN on `listenUrl` (the primary, which `readDb` must be) and
    * read them once per announced change rather than per request; a reading is trusted at most
@@ -169,7 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           now,
           exportRowsPerDay: options.exportRowsPerDay ?? 10_000_000,
           exportGzip: options.exportGzip,
-          ...(options.cacheEntries !== undefined ? { cacheEntries: options.cacheEntries } : {}),
+          ...(options.cache !== undefined ? { cache: options.cache } : {}),
           graphql: { db: graphqlDb, limits: graphqlLimits },
         };
         await areaRoutes(scope, deps);

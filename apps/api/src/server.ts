@@ -73,7 +73,7 @@ export async function startApi(
     ...(options.media ? { media: options.media } : {}),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     apiKeys: { listenUrl: databaseUrl },
-    cacheEntries: config.apiCacheEntries,
+    cache: { entries: config.apiCacheEntries, megabytes: config.apiCacheMegabytes },
     // Pushed counters need the reads on the primary, which announces its writes (a standby lags them).
     ...(config.apiMaxStaleMs > 0 && !readDb
       ? { pushedReadState: { listenUrl: databaseUrl, maxStaleMs: config.apiMaxStaleMs } }

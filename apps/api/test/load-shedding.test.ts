@@ -98,7 +98,7 @@ describe('API load shedding', () => {
       db: open({ max: 4 }),
       readDb,
       network: 'local',
-      cacheEntries: 0,
+      cache: { entries: 0, megabytes: 1 },
       overload: { ...noShedding, maxDbWaiting: LIMIT, retryAfterSeconds: RETRY_AFTER },
     });
     expect((await ranking()).statusCode).toBe(200);
@@ -150,7 +150,7 @@ describe('API load shedding', () => {
       db: open({ max: 2 }),
       readDb,
       network: 'local',
-      cacheEntries: 0,
+      cache: { entries: 0, megabytes: 1 },
       overload: { ...noShedding, maxDbWaitMs: 200, retryAfterSeconds: RETRY_AFTER },
     });
     expect((await ranking()).statusCode).toBe(200);
@@ -183,7 +183,7 @@ describe('API load shedding', () => {
       db: open({ max: 2 }),
       readDb,
       network: 'local',
-      cacheEntries: 0,
+      cache: { entries: 0, megabytes: 1 },
       overload: { ...noShedding, targetLatencyMs: 20, retryAfterSeconds: RETRY_AFTER },
     });
     const metric = async (name: string) => {
@@ -219,7 +219,7 @@ describe('API load shedding', () => {
       db: open({ max: 2 }),
       readDb: open({ max: 2, statementTimeoutMs: 300 }),
       network: 'local',
-      cacheEntries: 0,
+      cache: { entries: 0, megabytes: 1 },
       overload: { ...noShedding, retryAfterSeconds: RETRY_AFTER },
     });
     expect((await ranking()).statusCode).toBe(200);
@@ -243,7 +243,7 @@ describe('API load shedding', () => {
     await serve({
       db: open({ max: 2 }),
       network: 'local',
-      cacheEntries: 0,
+      cache: { entries: 0, megabytes: 1 },
       overload: { ...noShedding, maxEventLoopDelayMs: 100, retryAfterSeconds: RETRY_AFTER },
     });
     await until('a first answer', async () => (await ranking()).statusCode === 200);

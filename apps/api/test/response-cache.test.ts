@@ -104,6 +104,43 @@ describe('version-keyed response cache', () => {
   });
 });
 
+describe('the cache bounds: a body dropped for room is counted, one replaced by a newer answer is not', () => {
+  let h: ApiHarness;
+  // Two bodies at most: asking three URLs makes room once.
+  beforeAll(async () => {
+    h = await createHarness({ cache: { entries: 2, megabytes: 64 } });
+    await seedCachedRoutes(h);
+  });
+  afterAll(() => h?.close());
+
+  const evictions = async () => {
+    const line = (await h.app.inject('/metrics')).body
+      .split('\n')
+      .find((l) => l.startsWith('mdq_api_cache_evictions_total '));
+    return Number(line?.split(' ').at(-1));
+  };
+
+  it('evicts the least recently used body at the bound, and its URL is a miss again', async () => {
+    const [a, b, c] = ['/rankings/trending-collections', '/rankings/daily-picks', '/rankings/top-collections'];
+    const start = await evictions();
+    expect((await h.get(a)).headers['x-mdq-cache']).toBe('miss');
+    expect((await h.get(b)).headers['x-mdq-cache']).toBe('miss');
+    expect((await h.get(a)).headers['x-mdq-cache']).toBe('hit');
+    expect(await evictions()).toBe(start);
+    // The third body takes the place of the least recently used, b; a stays.
+    expect((await h.get(c)).headers['x-mdq-cache']).toBe('miss');
+    expect(await evictions()).toBe(start + 1);
+    expect((await h.get(a)).headers['x-mdq-cache']).toBe('hit');
+    expect((await h.get(b)).headers['x-mdq-cache']).toBe('miss');
+    expect(await evictions()).toBe(start + 2);
+
+    // A write the rankings read: the next answer of b replaces its body, which is not room made.
+    await h.test.db.deleteFrom('ranking_snapshots').execute();
+    expect((await h.get(b)).headers['x-mdq-cache']).toBe('miss');
+    expect(await evictions()).toBe(start + 2);
+  });
+});
+
 describe('a cached answer that moves with the clock', () => {
   const START = Date.parse('2026-06-01T12:00:00Z');
   let clock = START - 3_600_000;

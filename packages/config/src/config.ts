@@ -47,6 +47,8 @@ export interface Config {
   apiWorkers: number;
   /** Bodies the API's version-keyed response cache keeps per process; 0 turns it off. */
   apiCacheEntries: number;
+  /** Bytes of bodies that cache keeps per process, in MiB (MDQ_API_CACHE_MB): the other bound. */
+  apiCacheMegabytes: number;
   /**
    * How old the write counters a cached answer is keyed by may be when no change was announced
    * (LISTEN on the primary; the API then reads them once per change, not per request); 0 reads them
@@ -152,7 +154,8 @@ export function loadConfig(env: Env = process.env): Config {
       return parsed.origin;
     }),
     apiWorkers: readInt(env, 'MDQ_API_WORKERS', 1, 0, 64),
-    apiCacheEntries: readInt(env, 'MDQ_API_CACHE_ENTRIES', 10_000, 0, 1_000_000),
+    apiCacheEntries: readInt(env, 'MDQ_API_CACHE_ENTRIES', DEFAULTS.apiCacheEntries, 0, 1_000_000),
+    apiCacheMegabytes: readInt(env, 'MDQ_API_CACHE_MB', DEFAULTS.apiCacheMegabytes, 1, 65_536),
     apiMaxStaleMs: readInt(env, 'MDQ_API_MAX_STALE_MS', 1_000, 0, 60_000),
     apiPoolSize: readInt(env, 'MDQ_API_POOL_SIZE', defaultApiPoolSize(), 1, 1_000),
     queuePrefix: env['MDQ_QUEUE_PREFIX']?.trim() || 'mdq',

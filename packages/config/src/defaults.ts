@@ -20,6 +20,8 @@ export const DEFAULTS = {
   publishableRateLimitPerMinute: 300,
   readyMaxLagSeconds: 120,
   exportRowsPerDay: 10_000_000,
+  apiCacheEntries: 10_000,
+  apiCacheMegabytes: 64,
   mediaCacheMb: 1024,
   marketplaceAddress: '0x0000000000000000000000000000000000000000000000000000000000006d71',
   lootboxAddress: '0x0000000000000000000000000000000000000000000000000000000000006d72',

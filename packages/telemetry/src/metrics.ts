@@ -60,6 +60,17 @@ export const responseCacheAnswers = new Counter({
 });
 
 /**
+ * Bodies the response cache dropped to make room (its entry or byte bound, MDQ_API_CACHE_ENTRIES and
+ * MDQ_API_CACHE_MB), not those replaced by a newer answer: a steady rate means the working set of
+ * URLs does not fit, and each eviction is a later miss that no write caused.
+ */
+export const responseCacheEvictions = new Counter({
+  name: 'mdq_api_cache_evictions_total',
+  help: 'Bodies the response cache dropped to make room',
+  registers: [registry],
+});
+
+/**
  * Requests the API refused at its door under overload (503 + retry-after), by signal: `database`
  * (the pool's queue), `event_loop` or `heap`. They never reach a route, so they are not in
  * mdq_http_requests_total.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { DEFAULTS } from '@mdq/config';
 import { COLLECTION_VERSIONED_TABLES, type ReadState, WALLET_VERSIONED_TABLES } from '@mdq/db';
-import { responseCacheAnswers } from '@mdq/telemetry';
+import { responseCacheAnswers, responseCacheEvictions } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ReadStateSource } from './freshness';
@@ -35,11 +36,24 @@ interface Entry {
   until: number;
 }
 
+/** How much the cache keeps per process: the least recently used body goes first at either bound. */
+export interface ResponseCacheBounds {
+  /** Bodies kept; 0 turns the cache off. */
+  entries: number;
+  /** Their bytes, in MiB: a few large pages must not hold the heap. */
+  megabytes: number;
+}
+
+/** MDQ_API_CACHE_ENTRIES and MDQ_API_CACHE_MB unset (@mdq/config's defaults). */
+export const RESPONSE_CACHE_DEFAULTS: ResponseCacheBounds = {
+  entries: DEFAULTS.apiCacheEntries,
+  megabytes: DEFAULTS.apiCacheMegabytes,
+};
+
 export interface ResponseCacheOptions {
   /** The process's one read-state source, shared with the freshness headers. */
   source: ReadStateSource;
-  /** Bodies kept (least recently used dropped first); 0 turns the cache off. */
-  entries: number;
+  bounds: ResponseCacheBounds;
   /** The clock the routes use for `cacheUntil`. */
   now: () => Date;
 }
@@ -125,12 +139,15 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     routes.set(route.url, config);
     registry.set(app.server, routes);
   });
-  if (options.entries <= 0) return;
+  if (options.bounds.entries <= 0) return;
   const cache = new LRUCache<string, Entry>({
-    max: options.entries,
-    // Bounded by bytes too: a few large pages must not hold the heap.
-    maxSize: 64 * 1024 * 1024,
+    max: options.bounds.entries,
+    maxSize: options.bounds.megabytes * 1024 * 1024,
     sizeCalculation: (entry) => entry.body.length + 64,
+    // Counted when room was made, not when a newer answer replaced its URL's ('set').
+    dispose: (_entry, _url, reason) => {
+      if (reason === 'evict') responseCacheEvictions.inc();
+    },
   });
   /** Misses being computed, by URL and key: what identical misses wait for. */
   const computing = new Map<string, Promise<Entry | null>>();

@@ -1,6 +1,7 @@
 import type { Db } from '@mdq/db';
 import type { IndexerLimits } from '../graphql/plan';
 import type { ReadStateSource } from '../plugins/freshness';
+import type { ResponseCacheBounds } from '../plugins/response-cache';
 
 /**
  * Resolves (fetches and caches) a collection's image URI; the worker provides the real one. It
@@ -26,8 +27,8 @@ export interface RouteDeps {
   exportRowsPerDay: number;
   /** zlib settings of a gzipped export, over the route's measured defaults (the bench compares levels). */
   exportGzip?: { level?: number; chunkSize?: number } | undefined;
-  /** Version-keyed response cache size (MDQ_API_CACHE_ENTRIES); 0 turns it off. */
-  cacheEntries?: number;
+  /** Version-keyed response cache bounds (MDQ_API_CACHE_ENTRIES, 0 turning it off; MDQ_API_CACHE_MB). */
+  cache?: ResponseCacheBounds;
   /** The Indexer API GraphQL endpoint: its connections (read-only, its own statement timeout) and caps. */
   graphql: { db: Db; limits: IndexerLimits };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAddressNormalization } from '../plugins/addresses';
 import { registerSecretKeyOnly } from '../plugins/auth';
 import { registerConditionalCaching } from '../plugins/cache';
-import { registerResponseCache } from '../plugins/response-cache';
+import { RESPONSE_CACHE_DEFAULTS, registerResponseCache } from '../plugins/response-cache';
 import { collectionRoutes } from './collection';
 import type { RouteDeps } from './deps';
 import { exportRoutes } from './export';
@@ -28,7 +28,11 @@ import { whoamiRoutes } from './whoami';
 export async function areaRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   registerAddressNormalization(app);
   // Before the conditional-caching hook: it stores the body that hook may turn into a 304.
-  registerResponseCache(app, { source: deps.readState, entries: deps.cacheEntries ?? 10_000, now: deps.now });
+  registerResponseCache(app, {
+    source: deps.readState,
+    bounds: deps.cache ?? RESPONSE_CACHE_DEFAULTS,
+    now: deps.now,
+  });
   registerConditionalCaching(app);
   await whoamiRoutes(app);
   await tokenRoutes(app, deps);

@@ -2,6 +2,7 @@ import { createApiKey, type Db } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/index';
+import type { ResponseCacheBounds } from '../../src/plugins/response-cache';
 
 /** Long-form address from a small number: addr(1) = 0x000…001. */
 export function addr(n: number | string): string {
@@ -384,6 +385,8 @@ export async function createHarness(
     rateLimitPerMinute?: number;
     /** Push the read state (LISTEN on the test database) and trust a reading this long. */
     pushedMaxStaleMs?: number;
+    /** The response cache's bounds (the defaults otherwise). */
+    cache?: ResponseCacheBounds;
   } = {},
 ): Promise<ApiHarness> {
   const test = await createTestDatabase();
@@ -393,6 +396,7 @@ export async function createHarness(
     ...(readDb ? { readDb } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.rateLimitPerMinute ? { rateLimit: { perMinute: options.rateLimitPerMinute } } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
     ...(options.pushedMaxStaleMs
       ? { pushedReadState: { listenUrl: test.url, maxStaleMs: options.pushedMaxStaleMs } }
       : {}),
