@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
 import { readStateReadings } from '@mdq/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadStateSource } from '../src/plugins/freshness';
+import { scopedTables } from '../src/plugins/read-cache-config';
 import { cachedRoutes } from '../src/plugins/response-cache';
 import { CACHED, COLLECTION, CREATOR, seedCachedRoutes, TOKEN } from './support/cached-routes';
 import { type ApiHarness, addr, createHarness } from './support/fixtures';
@@ -180,7 +181,7 @@ describe('read state pushed by LISTEN: scopes', () => {
       (configOf(url).tables as readonly string[]).includes('marketplace_activities');
     const keyedOnScope = (url: string) => {
       const config = configOf(url);
-      const scoped: readonly string[] = config.collection?.tables ?? config.wallet?.tables ?? [];
+      const scoped: readonly string[] = scopedTables(config) ?? [];
       return scoped.length > 0 && (!readsSales(url) || scoped.includes('marketplace_activities'));
     };
     const pages = CACHED.filter(keyedOnScope);
@@ -190,6 +191,8 @@ describe('read state pushed by LISTEN: scopes', () => {
       pages.filter((url) => url.includes('collection=Cats') || url.includes('tokenId=')).length,
     ).toBeGreaterThan(3);
     expect(pages.filter(readsSales).length).toBeGreaterThan(2);
+    // And the lootbox pages, keyed on their lootbox's counters (a sale writes none of their tables).
+    expect(pages.filter((url) => url.includes('lootbox')).length).toBeGreaterThan(1);
     const before = new Map<string, string>();
     for (const url of [...pages, buyerHistory]) {
       const first = await h.get(url);

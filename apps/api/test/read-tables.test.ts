@@ -112,6 +112,24 @@ function walletUnscopedScans(scans: readonly RelationScan[], config: ReadCacheCo
   );
 }
 
+/**
+ * Scans of a lootbox-scoped table that do not read it by the lootbox (functions/bump_lootbox_version.sql
+ * counts a row under its `lootbox_id`, and a lootbox row under its pair too): those rows could be
+ * another lootbox's, whose writes the page's key does not see.
+ */
+function lootboxUnscopedScans(scans: readonly RelationScan[], config: ReadCacheConfig): RelationScan[] {
+  const scoped = new Set<string>(config.lootbox?.tables ?? []);
+  return scans.filter(
+    (s) =>
+      scoped.has(s.relation) &&
+      !s.conditions.some(
+        (c) =>
+          /\blootbox_id\s*=/.test(c) ||
+          (s.relation === 'lootboxes' && /creator_address\s*=/.test(c) && /collection_name\s*=/.test(c)),
+      ),
+  );
+}
+
 describe('cached routes declare every table they read', () => {
   let h: ApiHarness;
   const captured: { sql: string; parameters: readonly unknown[] }[] = [];
@@ -188,6 +206,10 @@ describe('cached routes declare every table they read', () => {
       expect(path).toContain('address=');
       expect(walletUnscopedScans(scans, config), 'read by other than the wallet').toEqual([]);
     }
+    if (config.lootbox) {
+      expect(path).toMatch(/lootboxId=|creator=.*collection=/);
+      expect(lootboxUnscopedScans(scans, config), 'read by other than the lootbox').toEqual([]);
+    }
   });
 
   it('asks every cached route', () => {
@@ -221,6 +243,11 @@ describe('cached routes declare every table they read', () => {
       for (const table of config.wallet?.tables ?? []) {
         for (const op of ['insert', 'update', 'delete', 'truncate']) {
           expect(triggers.has(`${table}_wallet_version_${op}`), `${url}: ${table} ${op}`).toBe(true);
+        }
+      }
+      for (const table of config.lootbox?.tables ?? []) {
+        for (const op of ['insert', 'update', 'delete', 'truncate']) {
+          expect(triggers.has(`${table}_lootbox_version_${op}`), `${url}: ${table} ${op}`).toBe(true);
         }
       }
     }

@@ -10,7 +10,7 @@ import {
   seedCachedRoutes,
   TOKEN,
 } from './support/cached-routes';
-import { type ApiHarness, addr, createHarness } from './support/fixtures';
+import { type ApiHarness, addr, createHarness, Fixtures } from './support/fixtures';
 
 /*
  * The response cache keys each answer by the write counters of the tables its route reads, and a
@@ -698,5 +698,78 @@ describe('single-flight: concurrent identical misses run the route once', () => 
     const url = `/tokens-by-collection?creator=${CREATOR}&collection=Nope`;
     const answers = await Promise.all(Array.from({ length: 5 }, () => h.get(url)));
     expect(answers.map((a) => a.statusCode)).toEqual([404, 404, 404, 404, 404]);
+  });
+});
+
+describe("per-lootbox keys: a lootbox's purchase or reveal retires its own pages, not another's", () => {
+  let h: ApiHarness;
+  const DOGS = addr(0x300);
+  // Asked by id and by pair: the tier pages, and the revenue (asked by pair only).
+  const pages = (id: number, name: string) => [
+    `/lootbox?creator=${CREATOR}&collection=${name}`,
+    `/rarities-by-lootbox?lootboxId=${id}`,
+    `/lootbox-revenue?creator=${CREATOR}&collection=${name}&timeframe=all`,
+  ];
+  const cats = pages(7, 'Cats');
+  const dogs = pages(8, 'Dogs');
+
+  beforeAll(async () => {
+    h = await createHarness();
+    await seedCachedRoutes(h);
+    await h.fx.collection({ id: DOGS, creator: CREATOR, name: 'Dogs', lootboxId: 8 });
+    await h.fx.lootbox({
+      id: 8,
+      creator: CREATOR,
+      name: 'Dogs',
+      collectionId: DOGS,
+      mintStart: '2026-10-01T00:00:00Z',
+      tiers: [{ name: 'Common', weight: '9', maxSupply: '90' }],
+    });
+  });
+  afterAll(() => h?.close());
+
+  it('a purchase of the Dogs lootbox retires its lootbox and revenue pages, and no Cats page', async () => {
+    await warm(h, [...cats, ...dogs]);
+    // The indexer's purchase: the purchase row (which the kept day sums follow) and the lootbox's counts.
+    await h.test.db.transaction().execute(async (trx) => {
+      await new Fixtures(trx).purchase({
+        version: 20,
+        lootboxId: 8,
+        buyer: BUYER,
+        amount: '100000000',
+        at: '2026-11-01T00:00:00Z',
+      });
+      await trx.updateTable('lootboxes').set({ purchased: '1' }).where('lootbox_id', '=', 8).execute();
+    });
+    expect(await missed(h, cats)).toEqual([]);
+    expect(await missed(h, dogs)).toEqual(dogs);
+    expect((await cacheOf(h, dogs[2] ?? '')).body).toContain('"100000000"');
+  });
+
+  it('a reveal of the Cats lootbox (a tier minted) retires its tier pages, not its revenue nor any Dogs page', async () => {
+    await h.test.db
+      .insertInto('lootbox_tiers')
+      .values({ lootbox_id: 7, tier_name: 'Common', position: 0, weight: '1', max_supply: '10' })
+      .execute();
+    await warm(h, [...cats, ...dogs]);
+    await h.test.db.updateTable('lootbox_tiers').set({ minted: '1' }).where('lootbox_id', '=', 7).execute();
+    expect(await missed(h, dogs)).toEqual([]);
+    expect(await missed(h, cats)).toEqual([cats[0], cats[1]]);
+  });
+
+  it('a new lootbox taking the Dogs pair retires the pages asked by that pair, and not lootbox 8 by its id', async () => {
+    await warm(h, [...cats, ...dogs]);
+    await h.fx.lootbox({
+      id: 9,
+      creator: CREATOR,
+      name: 'Dogs',
+      collectionId: DOGS,
+      mintStart: '2026-10-02T00:00:00Z',
+      tiers: [{ name: 'Rare', weight: '1', maxSupply: '10' }],
+    });
+    expect(await missed(h, cats)).toEqual([]);
+    expect(await missed(h, dogs)).toEqual([dogs[0], dogs[2]]);
+    // Asked by pair, the newest lootbox of the pair: now 9, with its own tier.
+    expect((await cacheOf(h, dogs[0] ?? '')).body).toContain('"Rare"');
   });
 });

@@ -121,7 +121,11 @@ describe('the cache bounds: a body dropped for room is counted, one replaced by 
   };
 
   it('evicts the least recently used body at the bound, and its URL is a miss again', async () => {
-    const [a, b, c] = ['/rankings/trending-collections', '/rankings/daily-picks', '/rankings/top-collections'];
+    const [a, b, c] = [
+      '/rankings/trending-collections',
+      '/rankings/daily-picks',
+      '/rankings/top-collections',
+    ];
     const start = await evictions();
     expect((await h.get(a)).headers['x-mdq-cache']).toBe('miss');
     expect((await h.get(b)).headers['x-mdq-cache']).toBe('miss');

@@ -43,6 +43,7 @@ import * as burnsByCollection from './migrations/2026-12-11T1000_burns_by_collec
 import * as activeListings from './migrations/2026-12-12T1000_active_listings';
 import * as readVersionsOfRows from './migrations/2026-12-13T1000_read_versions_of_rows';
 import * as rankingCollectionIdentity from './migrations/2026-12-13T1100_ranking_collection_identity';
+import * as lootboxVersions from './migrations/2026-12-14T1000_lootbox_versions';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -95,6 +96,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-12T1000_active_listings': activeListings,
   '2026-12-13T1000_read_versions_of_rows': readVersionsOfRows,
   '2026-12-13T1100_ranking_collection_identity': rankingCollectionIdentity,
+  '2026-12-14T1000_lootbox_versions': lootboxVersions,
 };
 
 /** The migrations' names in the order they run. */

@@ -25,6 +25,12 @@ export async function knownCollectionId(db: Db, collectionId: string): Promise<s
   throw new ApiError(404, 'COLLECTION_NOT_FOUND', `no collection ${collectionId}`);
 }
 
+/**
+ * What findLootboxWithTiers reads, each by the lootbox's id (its row by id or by pair): the cache
+ * key of `/lootbox` and `/rarities-by-lootbox`, on the lootbox's own counters.
+ */
+export const LOOTBOX_WITH_TIERS_TABLES = ['lootbox_tiers', 'lootboxes'] as const;
+
 /** What a lookup of `key` found, or the 404 naming the lootbox. */
 export function foundLootbox<T>(lootbox: T | null, key: LootboxKey): T {
   if (lootbox) return lootbox;

@@ -13,7 +13,7 @@ import {
 import { readStateReadings, readStateWait } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
-import type { ReadCacheConfig } from './read-cache-config';
+import { type ReadCacheConfig, scopedTables } from './read-cache-config';
 
 /**
  * What a scope's resolution reads, as counters that announce its change: a pair's own counter
@@ -330,7 +330,7 @@ export function registerFreshnessHeaders(app: FastifyInstance, source: ReadState
     const selector = cached ? scopeSelectorOf(request, cached) : undefined;
     if (selector) request.readScope = selectorKey(selector);
     const minVersion = minVersionOf(request);
-    const scoped = cached?.collection?.tables ?? cached?.wallet?.tables;
+    const scoped = cached ? scopedTables(cached) : undefined;
     const reading = cached
       ? source.fresh(selector, minVersion, cached.tables, scoped)
       : source.recent(minVersion);
@@ -374,7 +374,7 @@ function minVersionOf(request: FastifyRequest): number | undefined {
 
 /**
  * The wallet (its `address`) a wallet-scoped cached route is asked about, or the collection a
- * collection-scoped one is, read before validation (where the reading is taken) the way the
+ * collection-scoped one is, or the lootbox (its `lootboxId`, else its pair) a lootbox-scoped one is, read before validation (where the reading is taken) the way the
  * handler will see it: addresses in the long form the address hook gives them. `collectionId`, where the route takes it (`collection.byId`), comes first, as
  * the routes resolve it; else the (creator, collection) pair. Absent or malformed: none (the route
  * keys on its tables' global counters, or fails validation and is not cached).
@@ -387,6 +387,17 @@ function scopeSelectorOf(request: FastifyRequest, config: ReadCacheConfig): Scop
       ? { wallet: normalizeAddress(address) }
       : undefined;
   }
+  if (config.lootbox) {
+    // The id as validation will read it: digits only (else the route keys on the global counters).
+    const id = query?.['lootboxId'];
+    if (id !== undefined) {
+      return typeof id === 'string' && /^(0|[1-9][0-9]{0,15})$/.test(id) && Number.isSafeInteger(Number(id))
+        ? { lootbox: { id: Number(id) } }
+        : undefined;
+    }
+    const pair = pairOf(query);
+    return pair ? { lootbox: pair } : undefined;
+  }
   if (!config.collection) return undefined;
   if (config.collection.byToken) {
     const token = query?.['tokenId'];
@@ -396,6 +407,11 @@ function scopeSelectorOf(request: FastifyRequest, config: ReadCacheConfig): Scop
   if (config.collection.byId && id !== undefined) {
     return typeof id === 'string' && isAddress(id) ? { id: normalizeAddress(id) } : undefined;
   }
+  return pairOf(query);
+}
+
+/** The (creator, collection) query pair, the creator in the long form the address hook gives it. */
+function pairOf(query: Record<string, unknown> | undefined): { creator: string; name: string } | undefined {
   const creator = query?.['creator'];
   const name = query?.['collection'];
   if (typeof creator !== 'string' || typeof name !== 'string' || !isAddress(creator)) return undefined;

@@ -1,4 +1,9 @@
-import type { CollectionVersionedTable, Database, WalletVersionedTable } from '@mdq/db';
+import type {
+  CollectionVersionedTable,
+  Database,
+  LootboxVersionedTable,
+  WalletVersionedTable,
+} from '@mdq/db';
 
 /**
  * What a cached route reads, which its answers are keyed by (see registerResponseCache).
@@ -24,10 +29,20 @@ import type { CollectionVersionedTable, Database, WalletVersionedTable } from '@
  * - `wallet`: for a page asked about one wallet (its `address` query parameter): the tables its
  *   statements read only by that wallet's column (WALLET_VERSIONED_TABLES, and among `tables`).
  *   Those key on the wallet's bucket counters: a write that names other wallets leaves it cached.
- *   A route has one scope: `collection` or `wallet`.
+ * - `lootbox`: for a page asked about one lootbox, by its `lootboxId` or by its (creator, collection)
+ *   query pair: the tables its statements read only by that lootbox's `lootbox_id` (or, for
+ *   `lootboxes`, by the pair), each of LOOTBOX_VERSIONED_TABLES and among `tables`. Those key on the
+ *   lootbox's counters (under its id or its pair, as asked): a purchase or reveal of another lootbox
+ *   leaves it cached.
+ *   A route has one scope: `collection`, `wallet` or `lootbox`.
  */
 export interface ReadCacheConfig {
   tables: readonly (keyof Database)[];
   collection?: { tables: readonly CollectionVersionedTable[]; byId?: true; byToken?: true };
   wallet?: { tables: readonly WalletVersionedTable[] };
+  lootbox?: { tables: readonly LootboxVersionedTable[] };
 }
+
+/** The tables `config` keys on its scope's counters (its collection's, its wallet's or its lootbox's). */
+export const scopedTables = (config: ReadCacheConfig): readonly string[] | undefined =>
+  config.collection?.tables ?? config.wallet?.tables ?? config.lootbox?.tables;

@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
 import { DEFAULTS } from '@mdq/config';
-import { COLLECTION_VERSIONED_TABLES, type ReadState, WALLET_VERSIONED_TABLES } from '@mdq/db';
+import {
+  COLLECTION_VERSIONED_TABLES,
+  LOOTBOX_VERSIONED_TABLES,
+  type ReadState,
+  WALLET_VERSIONED_TABLES,
+} from '@mdq/db';
 import { responseCacheAnswers, responseCacheEvictions } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ReadStateSource } from './freshness';
-import type { ReadCacheConfig } from './read-cache-config';
+import { type ReadCacheConfig, scopedTables } from './read-cache-config';
 
 export type { ReadCacheConfig };
 
@@ -64,16 +69,19 @@ const CACHE_HEADER = 'x-mdq-cache';
 const SCOPED = {
   collection: new Set<string>(COLLECTION_VERSIONED_TABLES),
   wallet: new Set<string>(WALLET_VERSIONED_TABLES),
+  lootbox: new Set<string>(LOOTBOX_VERSIONED_TABLES),
 };
 
 /** A route's declaration, checked when it is registered: a wrong one would serve stale answers. */
 function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
   if (config.tables.length === 0) throw new Error(`${url}: readCache names no table`);
-  if (config.collection && config.wallet) throw new Error(`${url}: readCache names two scopes`);
+  if ([config.collection, config.wallet, config.lootbox].filter(Boolean).length > 1) {
+    throw new Error(`${url}: readCache names two scopes`);
+  }
   if (config.collection?.byId && config.collection.byToken) {
     throw new Error(`${url}: readCache.collection is asked by id or by token, not both`);
   }
-  for (const scope of ['collection', 'wallet'] as const) {
+  for (const scope of ['collection', 'wallet', 'lootbox'] as const) {
     for (const table of config[scope]?.tables ?? []) {
       if (!SCOPED[scope].has(table) || !(config.tables as readonly string[]).includes(table)) {
         throw new Error(`${url}: readCache.${scope} names ${table}, not a ${scope}-versioned table it reads`);
@@ -81,10 +89,6 @@ function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
     }
   }
 }
-
-/** The tables `config` keys on its scope's counters (its collection's or its wallet's). */
-const scopedTables = (config: ReadCacheConfig): readonly string[] | undefined =>
-  config.collection?.tables ?? config.wallet?.tables;
 
 /**
  * The key of `config`'s answers at `state`: the counter of each table it reads, in its declared

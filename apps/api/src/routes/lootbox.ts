@@ -3,7 +3,7 @@ import { Address, ERRORS, LootboxDetail, Name, One, Revenue, Timeframe } from '@
 import { findLootboxWithTiers, lootboxRevenue, lootboxStatusChangesAt } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { foundLootbox } from '../lib/resolve';
+import { foundLootbox, LOOTBOX_WITH_TIERS_TABLES as LOOTBOX_TABLES } from '../lib/resolve';
 import type { RouteDeps } from './deps';
 
 const LootboxQuery = Type.Object({
@@ -19,6 +19,9 @@ const RevenueQuery = Type.Object({
 
 const tags = ['lootbox'];
 
+/** What lootboxRevenue reads, each by the lootbox's id (its row by its pair). */
+const REVENUE_TABLES = ['lootbox_purchases', 'lootbox_revenue_days', 'lootboxes'] as const;
+
 /** `/lootbox` and `/lootbox-revenue`: a lootbox with its status and tiers, its revenue over a window. */
 export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -32,7 +35,10 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: LootboxQuery,
         response: { 200: One(LootboxDetail), ...ERRORS },
       },
-      config: { readCache: { tables: ['lootbox_tiers', 'lootboxes'] }, cacheSeconds: 10 },
+      config: {
+        readCache: { tables: LOOTBOX_TABLES, lootbox: { tables: LOOTBOX_TABLES } },
+        cacheSeconds: 10,
+      },
     },
     async (request) => {
       const at = now();
@@ -56,7 +62,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         querystring: RevenueQuery,
         response: { 200: One(Revenue), ...ERRORS },
       },
-      config: { readCache: { tables: ['lootbox_purchases', 'lootbox_revenue_days', 'lootboxes'] } },
+      config: { readCache: { tables: REVENUE_TABLES, lootbox: { tables: REVENUE_TABLES } } },
     },
     async (request) => {
       const { creator, collection, timeframe } = request.query;

@@ -15,7 +15,11 @@ import { findLootboxWithTiers, raritiesOfCollections } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
-import { foundLootbox, inKnownCollections } from '../lib/resolve';
+import {
+  foundLootbox,
+  inKnownCollections,
+  LOOTBOX_WITH_TIERS_TABLES as LOOTBOX_TABLES,
+} from '../lib/resolve';
 import type { RouteDeps } from './deps';
 
 const LootboxIdQuery = Type.Object({
@@ -51,7 +55,10 @@ export async function rarityRoutes(scope: FastifyInstance, { readDb: db }: Route
         querystring: LootboxIdQuery,
         response: { 200: One(LootboxRarities), ...ERRORS },
       },
-      config: { readCache: { tables: ['lootbox_tiers', 'lootboxes'] }, cacheSeconds: 10 },
+      config: {
+        readCache: { tables: LOOTBOX_TABLES, lootbox: { tables: LOOTBOX_TABLES } },
+        cacheSeconds: 10,
+      },
     },
     async (request) => {
       const key = { lootboxId: request.query.lootboxId };

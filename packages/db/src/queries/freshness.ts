@@ -54,6 +54,20 @@ export const WALLET_VERSIONED_TABLES = [
 ] as const;
 export type WalletVersionedTable = (typeof WALLET_VERSIONED_TABLES)[number];
 
+/**
+ * The tables whose writes are also counted per lootbox, under its id and under its (creator,
+ * collection name) pair (migration 2026-12-14T1000, functions/bump_lootbox_version.sql): a
+ * lootbox's page may key its answer on that lootbox's counters of these, read by its `lootbox_id`
+ * (or, for `lootboxes`, by the pair).
+ */
+export const LOOTBOX_VERSIONED_TABLES = [
+  'lootboxes',
+  'lootbox_tiers',
+  'lootbox_purchases',
+  'lootbox_revenue_days',
+] as const;
+export type LootboxVersionedTable = (typeof LOOTBOX_VERSIONED_TABLES)[number];
+
 /** A collection asked for by its (creator, name) pair, as the collection pages are. */
 export interface CollectionPair {
   creator: string;
@@ -75,8 +89,27 @@ export interface TokenSelector {
   token: string;
 }
 
-/** How a request names what its answer is about: a collection by pair or by id, a token, or a wallet. */
-export type ScopeSelector = CollectionPair | CollectionIdSelector | WalletSelector | TokenSelector;
+/**
+ * A lootbox a page is about: its id (`{ lootbox: { id } }`) or its (creator, collection name) pair.
+ * Its counters need no resolving: the triggers count under both.
+ */
+export interface LootboxSelector {
+  lootbox: { id: number } | { creator: string; name: string };
+}
+
+/** How a request names what its answer is about: a collection by pair or by id, a token, a wallet or a lootbox. */
+export type ScopeSelector =
+  | CollectionPair
+  | CollectionIdSelector
+  | WalletSelector
+  | TokenSelector
+  | LootboxSelector;
+
+/** The counter id of a lootbox's scope in read_collection_versions (functions/bump_lootbox_version.sql). */
+export function lootboxScopeId(selector: LootboxSelector): string {
+  const l = selector.lootbox;
+  return 'id' in l ? `lootbox:${l.id}` : `lootbox:${l.creator}/${l.name}`;
+}
 
 /** What a reading found for one selector. */
 export interface ReadScope {
@@ -125,6 +158,7 @@ export function pairKey(pair: CollectionPair): string {
  */
 export function selectorKey(selector: ScopeSelector): string {
   if ('wallet' in selector) return `wallet=${selector.wallet}`;
+  if ('lootbox' in selector) return lootboxScopeId(selector);
   if ('token' in selector) return `token=${selector.token}`;
   return 'id' in selector ? selector.id : pairKey(selector);
 }
@@ -163,6 +197,8 @@ export async function readState(db: Db, selectors: readonly ScopeSelector[] = []
   const wallets = selectors.flatMap((s) => ('wallet' in s ? [s.wallet] : []));
   // A token's counters are its collection's, which a token never changes.
   const tokens = selectors.flatMap((s) => ('token' in s ? [s.token] : []));
+  // A lootbox's counters are under ids computed from the request, as a wallet bucket's are.
+  const lootboxes = selectors.flatMap((s) => ('lootbox' in s ? [lootboxScopeId(s)] : []));
   const [row] = await executePrepared(
     db,
     sql<ReadStateRow>`
@@ -183,7 +219,7 @@ export async function readState(db: Db, selectors: readonly ScopeSelector[] = []
         SELECT collection_id, source, sum(version) AS v FROM read_collection_versions
          WHERE collection_id = ANY (ARRAY(
            SELECT collection_id FROM ids UNION ALL SELECT '*' UNION ALL SELECT creator || '/' || name FROM pairs
-           UNION ALL SELECT unnest(${direct}::text[]) UNION ALL SELECT id FROM buckets
+           UNION ALL SELECT unnest(${[...direct, ...lootboxes]}::text[]) UNION ALL SELECT id FROM buckets
            UNION ALL SELECT collection_id FROM toks))
          GROUP BY collection_id, source)
       SELECT
@@ -229,7 +265,7 @@ export async function readState(db: Db, selectors: readonly ScopeSelector[] = []
     pairVersion: '0',
     versions: new Map([[id, counters.get(id) ?? {}]]),
   });
-  for (const id of direct) scopes.set(id, scopeOf(id));
+  for (const id of [...direct, ...lootboxes]) scopes.set(id, scopeOf(id));
   const tokenCollections = new Map((row?.token_collections ?? []).map(([i, id]) => [Number(i), id]));
   tokens.forEach((token, index) => {
     const id = tokenCollections.get(index + 1);
