@@ -704,11 +704,13 @@ describe('single-flight: concurrent identical misses run the route once', () => 
 describe("per-lootbox keys: a lootbox's purchase or reveal retires its own pages, not another's", () => {
   let h: ApiHarness;
   const DOGS = addr(0x300);
-  // Asked by id and by pair: the tier pages, and the revenue (asked by pair only).
+  // Asked by id and by pair: the tier pages, the revenue (asked by pair only) and the tokens.
   const pages = (id: number, name: string) => [
     `/lootbox?creator=${CREATOR}&collection=${name}`,
     `/rarities-by-lootbox?lootboxId=${id}`,
     `/lootbox-revenue?creator=${CREATOR}&collection=${name}&timeframe=all`,
+    `/tokens-by-lootbox?lootboxId=${id}`,
+    `/tokens-by-lootbox-creator?creator=${CREATOR}&collection=${name}`,
   ];
   const cats = pages(7, 'Cats');
   const dogs = pages(8, 'Dogs');
@@ -768,8 +770,40 @@ describe("per-lootbox keys: a lootbox's purchase or reveal retires its own pages
       tiers: [{ name: 'Rare', weight: '1', maxSupply: '10' }],
     });
     expect(await missed(h, cats)).toEqual([]);
-    expect(await missed(h, dogs)).toEqual([dogs[0], dogs[2]]);
+    expect(await missed(h, dogs)).toEqual([dogs[0], dogs[2], dogs[4]]);
     // Asked by pair, the newest lootbox of the pair: now 9, with its own tier.
     expect((await cacheOf(h, dogs[0] ?? '')).body).toContain('"Rare"');
+  });
+
+  it("a Dog minted from its lootbox retires the Dogs token pages; the collections' counts moving retire none", async () => {
+    await warm(h, [...cats, ...dogs]);
+    await h.test.db.transaction().execute(async (trx) => {
+      await new Fixtures(trx).token({
+        id: addr(0xd09),
+        collectionId: DOGS,
+        creator: CREATOR,
+        collection: 'Dogs',
+        name: 'Dog #9',
+        lootboxId: 9,
+      });
+      // As a block does: every collection's counts move (an owner count, the supply).
+      await trx.updateTable('collections').set({ owner_count: 3, current_supply: '2' }).execute();
+    });
+    expect(await missed(h, cats)).toEqual([]);
+    // Lootbox 9 is the Dogs pair's newest; lootbox 8's tokens by id stand.
+    expect(await missed(h, dogs)).toEqual([dogs[4]]);
+    expect((await cacheOf(h, dogs[4] ?? '')).body).toContain('Dog #9');
+  });
+
+  it('a collection renamed retires the token pages that show it', async () => {
+    await warm(h, [...cats, ...dogs]);
+    await h.test.db
+      .updateTable('collections')
+      .set({ uri: 'https://example.test/cats' })
+      .where('collection_id', '=', COLLECTION)
+      .execute();
+    // The tokens of both lootboxes show their collection's URI; its identity counter is global.
+    expect(await missed(h, [...cats, ...dogs])).toEqual([cats[3], cats[4], dogs[3], dogs[4]]);
+    expect((await cacheOf(h, cats[3] ?? '')).body).toContain('https://example.test/cats');
   });
 });

@@ -44,6 +44,7 @@ import * as activeListings from './migrations/2026-12-12T1000_active_listings';
 import * as readVersionsOfRows from './migrations/2026-12-13T1000_read_versions_of_rows';
 import * as rankingCollectionIdentity from './migrations/2026-12-13T1100_ranking_collection_identity';
 import * as lootboxVersions from './migrations/2026-12-14T1000_lootbox_versions';
+import * as collectionIdentityVersions from './migrations/2026-12-14T1100_collection_identity_versions';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -97,6 +98,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-13T1000_read_versions_of_rows': readVersionsOfRows,
   '2026-12-13T1100_ranking_collection_identity': rankingCollectionIdentity,
   '2026-12-14T1000_lootbox_versions': lootboxVersions,
+  '2026-12-14T1100_collection_identity_versions': collectionIdentityVersions,
 };
 
 /** The migrations' names in the order they run. */

@@ -2,6 +2,7 @@ import type {
   CollectionVersionedTable,
   Database,
   LootboxVersionedTable,
+  PartialCounter,
   WalletVersionedTable,
 } from '@mdq/db';
 
@@ -9,7 +10,9 @@ import type {
  * What a cached route reads, which its answers are keyed by (see registerResponseCache).
  *
  * - `tables`: every table the route's statements read (test/read-tables.test.ts checks them
- *   against the relations of each statement's plan). A body that shows checkpoint figures names
+ *   against the relations of each statement's plan), or for a table of PARTIAL_COUNTERS read only
+ *   in the part its counter counts, that counter (`collections:identity` for statements that read
+ *   no COLLECTION_COUNT_COLUMNS: the test checks that too, in each plan's columns). A body that shows checkpoint figures names
  *   `indexer_checkpoints`, with one exception: a body's own `freshness` field (the indexed version
  *   and its time), taken from the very reading the answer is keyed by (`request.readState`), as the
  *   analytics routes' bodies carry it. That figure says the version the answer was computed at and
@@ -37,7 +40,7 @@ import type {
  *   A route has one scope: `collection`, `wallet` or `lootbox`.
  */
 export interface ReadCacheConfig {
-  tables: readonly (keyof Database)[];
+  tables: readonly (keyof Database | PartialCounter)[];
   collection?: { tables: readonly CollectionVersionedTable[]; byId?: true; byToken?: true };
   wallet?: { tables: readonly WalletVersionedTable[] };
   lootbox?: { tables: readonly LootboxVersionedTable[] };

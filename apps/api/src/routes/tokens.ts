@@ -93,7 +93,6 @@ const TokenTraitsQuery = Type.Object({
 
 const tags = ['tokens'];
 
-/** Token area: balances, tokens of a collection or lootbox, a token's timeline and traits. */
 /**
  * A token's traits page: the token, its document, attributes, rarity, and its collection's value
  * counts and live total, every one read with the token's collection (the page keys on its counters).
@@ -108,6 +107,17 @@ const TOKEN_TRAITS_TABLES = [
   'trait_value_counts',
 ] as const;
 
+/**
+ * A lootbox's tokens (tokensOfLootbox): its lootbox row, the tokens of its id with their documents,
+ * all on the lootbox's counters, and each token's collection by name, creator and URI alone, on the
+ * counter of collections' identity (an owner count or supply moving retires no such page).
+ */
+const LOOTBOX_TOKENS_CACHE = {
+  tables: ['collections:identity', 'lootboxes', 'metadata_documents', 'tokens'],
+  lootbox: { tables: ['lootboxes', 'metadata_documents', 'tokens'] },
+} as const;
+
+/** Token area: balances, tokens of a collection or lootbox, a token's timeline and traits. */
 export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -155,7 +165,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: LootboxIdQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
-      config: { readCache: { tables: ['collections', 'lootboxes', 'metadata_documents', 'tokens'] } },
+      config: { readCache: LOOTBOX_TOKENS_CACHE },
     },
     async (request) => {
       const key = { lootboxId: request.query.lootboxId };
@@ -194,7 +204,7 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         querystring: LootboxCreatorPageQuery,
         response: { 200: ListOf(TokenSummary), ...ERRORS },
       },
-      config: { readCache: { tables: ['collections', 'lootboxes', 'metadata_documents', 'tokens'] } },
+      config: { readCache: LOOTBOX_TOKENS_CACHE },
     },
     async (request) => {
       const key = { creator: request.query.creator, collection: request.query.collection };

@@ -24,6 +24,7 @@ export interface Freshness {
  */
 export const COLLECTION_VERSIONED_TABLES = [
   'collections',
+  'collections:identity',
   'tokens',
   'token_rarity',
   'listings',
@@ -43,6 +44,23 @@ export const COLLECTION_VERSIONED_TABLES = [
 export type CollectionVersionedTable = (typeof COLLECTION_VERSIONED_TABLES)[number];
 
 /**
+ * Write counters of part of a table's writes, by the table they count (migration 2026-12-14T1100,
+ * functions/bump_collection_identity_version.sql): 'collections:identity' moves for a collection's
+ * every write but those of the columns that move with its tokens (`COLLECTION_COUNT_COLUMNS`). A
+ * cached route whose statements read none of those columns names it instead of the table.
+ */
+export const PARTIAL_COUNTERS = { 'collections:identity': 'collections' } as const;
+export type PartialCounter = keyof typeof PARTIAL_COUNTERS;
+
+/** The columns of `collections` that 'collections:identity' does not count. */
+export const COLLECTION_COUNT_COLUMNS = [
+  'current_supply',
+  'total_minted',
+  'owner_count',
+  'last_transaction_version',
+] as const;
+
+/**
  * The tables whose writes are also counted per wallet bucket (migration 2026-12-07T1000,
  * functions/bump_wallet_version.sql): a wallet's page may key its answer on its wallet's counters
  * of these, read by the wallet columns the function names (buyer, seller; an offer's buyer).
@@ -56,15 +74,17 @@ export type WalletVersionedTable = (typeof WALLET_VERSIONED_TABLES)[number];
 
 /**
  * The tables whose writes are also counted per lootbox, under its id and under its (creator,
- * collection name) pair (migration 2026-12-14T1000, functions/bump_lootbox_version.sql): a
- * lootbox's page may key its answer on that lootbox's counters of these, read by its `lootbox_id`
- * (or, for `lootboxes`, by the pair).
+ * collection name) pair (migrations 2026-12-14T1000 and T1100, functions/bump_lootbox_version.sql):
+ * a lootbox's page may key its answer on that lootbox's counters of these, read by its `lootbox_id`
+ * (for `lootboxes` also by the pair; a token document by its token's).
  */
 export const LOOTBOX_VERSIONED_TABLES = [
   'lootboxes',
   'lootbox_tiers',
   'lootbox_purchases',
   'lootbox_revenue_days',
+  'tokens',
+  'metadata_documents',
 ] as const;
 export type LootboxVersionedTable = (typeof LOOTBOX_VERSIONED_TABLES)[number];
 

@@ -8,7 +8,11 @@ import type { Db } from '../../database';
 
 interface PlanNode {
   'Node Type'?: string;
+  'Parent Relationship'?: string;
   'Relation Name'?: string;
+  Alias?: string;
+  /** With VERBOSE: the columns and expressions the node emits. */
+  Output?: string[];
   'Function Name'?: string;
   'Index Cond'?: string;
   'Recheck Cond'?: string;
@@ -28,9 +32,12 @@ export async function explainPlan(
   db: Db,
   statement: string,
   parameters: readonly unknown[],
+  options: { verbose?: boolean } = {},
 ): Promise<PlanNode> {
   const result = await db.executeQuery<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-    CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${statement}`, [...parameters]),
+    CompiledQuery.raw(`EXPLAIN (FORMAT JSON${options.verbose ? ', VERBOSE' : ''}) ${statement}`, [
+      ...parameters,
+    ]),
   );
   const plan = result.rows[0]?.['QUERY PLAN'][0]?.Plan;
   if (!plan) throw new Error('EXPLAIN returned no plan');
@@ -71,6 +78,60 @@ export function relationScans(plan: PlanNode): RelationScan[] {
   };
   visit(plan);
   return found;
+}
+
+/**
+ * Nodes that emit their input's rows as they are: a scan's output may be its table's every column
+ * (Postgres skips projecting it when the node above projects anyway), and these pass that on.
+ */
+const PASS_THROUGH = new Set([
+  'Hash',
+  'Materialize',
+  'Memoize',
+  'Sort',
+  'Incremental Sort',
+  'Limit',
+  'Unique',
+]);
+
+/**
+ * Which of `columns` of `relation` a VERBOSE plan reads: named in any node's conditions, keys or
+ * computed output, or wholly (`alias.*`). A scan's or pass-through node's output counts only where
+ * no projecting node above it says what is used of it (the plan's root, a sub plan's or init
+ * plan's, below a subquery scan or an append): there it is what the statement hands on.
+ * Conservative: an alias shared with another relation counts for both, and so does a column name
+ * left unqualified (as EXPLAIN prints a one-relation statement's).
+ */
+export function columnsRead(plan: PlanNode, relation: string, columns: readonly string[]): string[] {
+  const aliases = new Set<string>();
+  const texts: string[] = [];
+  const visit = (node: PlanNode, parent: PlanNode | undefined) => {
+    if (node['Relation Name'] === relation) aliases.add(node.Alias ?? relation);
+    const emitsAsIs = node['Relation Name'] !== undefined || PASS_THROUGH.has(node['Node Type'] ?? '');
+    const usedAbove =
+      parent !== undefined &&
+      !['InitPlan', 'SubPlan'].includes(node['Parent Relationship'] ?? '') &&
+      !['Subquery Scan', 'Append', 'Merge Append', 'CTE Scan'].includes(parent['Node Type'] ?? '');
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'Plans') continue;
+      if (key === 'Output' && emitsAsIs && usedAbove) continue;
+      if (typeof value === 'string') texts.push(value);
+      else if (Array.isArray(value)) texts.push(...value.filter((v): v is string => typeof v === 'string'));
+    }
+    for (const child of node.Plans ?? []) visit(child, node);
+  };
+  visit(plan, undefined);
+  const text = texts.join('\n');
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (aliases.size === 0) return [];
+  // EXPLAIN leaves a column unqualified when the statement reads one relation: a bare name counts too.
+  return columns.filter(
+    (column) =>
+      new RegExp(`(^|[^\\w.])${escape(column)}\\b`).test(text) ||
+      [...aliases].some((alias) =>
+        new RegExp(`(^|[^\\w.])${escape(alias)}\\.(${escape(column)}\\b|\\*)`).test(text),
+      ),
+  );
 }
 
 /** The functions the plan reads rows from (its Function Scans), by name: their tables are not in the plan. */
