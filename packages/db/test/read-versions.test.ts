@@ -142,8 +142,13 @@ describe('per-collection write counters (read_collection_versions)', () => {
     const cats = state.scopes.get(pairKey({ creator: '0xc1', name: 'Cats' }));
     expect(cats?.ids).toEqual(['0x1', '0x2']);
     expect(cats?.pairVersion).toBe('2');
-    expect(cats?.versions.get('0x1')).toEqual({ collections: '1', token_rarity: '1' });
-    expect(cats?.versions.get('0x2')).toEqual({ collections: '1' });
+    // A new collection moves its identity counter too (bump_collection_identity_version).
+    expect(cats?.versions.get('0x1')).toEqual({
+      collections: '1',
+      'collections:identity': '1',
+      token_rarity: '1',
+    });
+    expect(cats?.versions.get('0x2')).toEqual({ collections: '1', 'collections:identity': '1' });
     expect(state.scopes.get(pairKey({ creator: '0xc1', name: 'Nope' }))).toEqual({
       ids: [],
       pairVersion: '0',
@@ -158,12 +163,18 @@ describe('per-collection write counters (read_collection_versions)', () => {
     );
     expect(after?.ids).toEqual(['0x1']);
     expect(after?.pairVersion).toBe('3');
+    // A collection's counts moving leaves its pair as it was: the pair's counter stays.
+    await sql`UPDATE collections SET owner_count = owner_count + 1 WHERE collection_id = '0x1'`.execute(t.db);
+    const counted = (await readState(t.db, [{ creator: '0xc1', name: 'Cats' }])).scopes.get(
+      pairKey({ creator: '0xc1', name: 'Cats' }),
+    );
+    expect(counted?.pairVersion).toBe('3');
     // A collection asked for by id is that id, with its counters, next to the pairs of one reading.
     const both = await readState(t.db, [{ id: '0x1' }, { creator: '0xc1', name: 'Dogs' }]);
     expect(both.scopes.get(selectorKey({ id: '0x1' }))).toEqual({
       ids: ['0x1'],
       pairVersion: '0',
-      versions: new Map([['0x1', { collections: '1', token_rarity: '1' }]]),
+      versions: new Map([['0x1', { collections: '2', 'collections:identity': '1', token_rarity: '1' }]]),
     });
     expect(both.scopes.get(selectorKey({ creator: '0xc1', name: 'Dogs' }))?.ids).toEqual(['0x3']);
   });

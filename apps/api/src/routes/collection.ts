@@ -161,14 +161,19 @@ async function freshnessOf(
  * hit's `x-mdq-indexed-version` header is the current reading: a hit at a later version is still
  * true, because none of the tables its figures read has changed since.
  */
-/** The collection lookup: collectionId, creator + collection, or lootboxId (resolve.ts). */
-const SELECTOR_TABLES = ['collections', 'lootboxes'] as const;
+/**
+ * The collection lookup: collectionId, creator + collection, or lootboxId (resolve.ts), and the
+ * collection's name and creator in the body: its identity, not its counts.
+ */
+const SELECTOR_TABLES = ['collections:identity', 'lootboxes'] as const;
 /**
  * Sales, live floor and listed count, holders (ownerships + listing sellers, burned tokens left
  * out), best collection offer, supply, and the floor at the window's start (the recorded floor
  * changes, else rebuilt from the listings' events, burns left out).
  */
 const STATS_TABLES = [
+  // The live supply and the owner count too: every write to the collection.
+  'collections',
   ...SELECTOR_TABLES,
   'collection_floor_changes',
   'collection_offers',
@@ -198,7 +203,10 @@ const TOP_TRADERS_TABLES = [...SELECTOR_TABLES, 'marketplace_activities'] as con
  * asked by id or pair they key on that collection's counters, and a sale elsewhere leaves them
  * cached. (A token read by its id is one of the collection's: the statements say so, `t.collection_id`.)
  */
-const BY_COLLECTION = { tables: ['collections', 'lootboxes', 'marketplace_activities'], byId: true } as const;
+const BY_COLLECTION = {
+  tables: ['collections:identity', 'lootboxes', 'marketplace_activities'],
+  byId: true,
+} as const;
 
 /**
  * The end of the second holding `at`: how long a trailing window ending at `at` is kept. A sale

@@ -111,7 +111,7 @@ const tags = ['market'];
 /** A token's card: the token and its document, listings, holders, floor, best bid, sales and rarity. */
 const LISTING_CARD_TABLES = [
   'collection_offers',
-  'collections',
+  'collections:identity',
   'listings',
   'marketplace_activities',
   'metadata_documents',
@@ -211,11 +211,11 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       },
       config: {
         readCache: {
-          tables: ['collections', 'listings', 'lootboxes', 'tokens'],
+          tables: ['collections:identity', 'listings', 'lootboxes', 'tokens'],
           // Asked by pair, no lootbox is read: its collection's lootbox counter is only cautious.
           // Left out, the global one (a purchase or reveal anywhere, ~2 a second on the live
           // bench) retired every collection's page: 12% hits against the token pages' 81%.
-          collection: { tables: ['collections', 'listings', 'lootboxes', 'tokens'] },
+          collection: { tables: ['collections:identity', 'listings', 'lootboxes', 'tokens'] },
         },
       },
     },
@@ -240,9 +240,9 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       },
       config: {
         readCache: {
-          tables: ['collection_offers', 'collections', 'lootboxes', 'token_offers'],
+          tables: ['collection_offers', 'collections:identity', 'lootboxes', 'token_offers'],
           // As listings-by-collection's: the lootbox's counter of the pair's collection, not the global one.
-          collection: { tables: ['collection_offers', 'collections', 'lootboxes', 'token_offers'] },
+          collection: { tables: ['collection_offers', 'collections:identity', 'lootboxes', 'token_offers'] },
         },
       },
     },
@@ -265,7 +265,10 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: SearchQuery,
         response: { 200: One(SearchResult), ...ERRORS },
       },
-      config: { readCache: { tables: ['collections', 'token_name_stems', 'tokens'] }, cacheSeconds: 30 },
+      config: {
+        readCache: { tables: ['collections:identity', 'token_name_stems', 'tokens'] },
+        cacheSeconds: 30,
+      },
     },
     async (request) => ({ data: await searchMarket(db, request.query.text, request.query.limit) }),
   );

@@ -86,8 +86,8 @@ export async function rarityRoutes(scope: FastifyInstance, { readDb: db }: Route
       },
       config: {
         readCache: {
-          tables: ['collections', 'token_rarity', 'tokens'],
-          collection: { tables: ['collections', 'token_rarity', 'tokens'] },
+          tables: ['collections:identity', 'token_rarity', 'tokens'],
+          collection: { tables: ['collections:identity', 'token_rarity', 'tokens'] },
         },
         cacheSeconds: 30,
       },

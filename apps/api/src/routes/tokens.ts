@@ -99,7 +99,7 @@ const tags = ['tokens'];
  */
 const TOKEN_TRAITS_TABLES = [
   'collection_trait_totals',
-  'collections',
+  'collections:identity',
   'metadata_documents',
   'token_attributes',
   'token_rarity',
@@ -134,7 +134,9 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         response: { 200: ListOf(TokenBalance), ...ERRORS },
       },
       config: {
-        readCache: { tables: ['collections', 'listings', 'token_ownerships', 'token_rarity', 'tokens'] },
+        readCache: {
+          tables: ['collections:identity', 'listings', 'token_ownerships', 'token_rarity', 'tokens'],
+        },
       },
     },
     async (request) => {
@@ -184,8 +186,10 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
       },
       config: {
         readCache: {
-          tables: ['collection_trait_totals', 'collections', 'metadata_documents', 'tokens'],
-          collection: { tables: ['collection_trait_totals', 'collections', 'metadata_documents', 'tokens'] },
+          tables: ['collection_trait_totals', 'collections:identity', 'metadata_documents', 'tokens'],
+          collection: {
+            tables: ['collection_trait_totals', 'collections:identity', 'metadata_documents', 'tokens'],
+          },
         },
       },
     },

@@ -12,12 +12,15 @@ import { createStatementTriggers } from './2026-12-01T1000_cache_collection_vers
  * - the pseudo-table 'collections:identity' counts a collection's writes other than those of the
  *   four columns that move with its tokens (bump_collection_identity_version): a page that shows a
  *   token's collection by name, creator and URI keys on it, and an owner count moving in every
- *   block retires it no more.
+ *   block retires it no more;
+ * - a pair's own counter ('collections:name', bump_collection_name_version, applied again) moves on
+ *   an update only where a row's (creator, name) changed: it moved at every update, so a collection's
+ *   counts retired every page asked by its pair.
  */
 const LOOTBOX_TABLES = ['tokens', 'metadata_documents'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await createFunctions(db, 'bump_lootbox_version', 'bump_collection_identity_version');
+  await createFunctions(db, 'bump_lootbox_version', 'bump_collection_identity_version', 'bump_collection_name_version');
   for (const table of LOOTBOX_TABLES)
     await createStatementTriggers(db, table, 'lootbox_version', 'bump_lootbox_version');
   await createStatementTriggers(db, 'collections', 'identity_version', 'bump_collection_identity_version');

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import type { Database } from '../../schema/index';
+import type { PartialCounter } from '../freshness';
 import { type ActivityEntry, type ActivityRow, activitySelect } from './activity-row';
 import { fetchPage, iso, type Page, type PageKey, type PageRequest, type SortKey } from './pagination';
 import { ofTokenCollection } from './token-collection';
@@ -9,16 +10,17 @@ export type { ActivityEntry, ActivityRow } from './activity-row';
 
 /**
  * What a token's timeline reads (token-history-by-tokenId, token/activity): both branches of the
- * activity union, and the token, its collection and its document for the entries' names and images.
- * The response cache keys those routes on these tables (apps/api test/read-tables.test.ts checks them).
+ * activity union, and the token, its collection (its identity: name, creator, URI) and its document
+ * for the entries' names and images. The response cache keys those routes on these tables (apps/api
+ * test/read-tables.test.ts checks them).
  */
 export const TOKEN_TIMELINE_TABLES = [
-  'collections',
+  'collections:identity',
   'marketplace_activities',
   'metadata_documents',
   'token_activities',
   'tokens',
-] as const satisfies readonly (keyof Database)[];
+] as const satisfies readonly (keyof Database | PartialCounter)[];
 
 const TOKEN_SELECT = sql.raw(activitySelect('token'));
 const MARKET_SELECT = sql.raw(activitySelect('market'));
