@@ -20,7 +20,12 @@ import { createStatementTriggers } from './2026-12-01T1000_cache_collection_vers
 const LOOTBOX_TABLES = ['tokens', 'metadata_documents'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await createFunctions(db, 'bump_lootbox_version', 'bump_collection_identity_version', 'bump_collection_name_version');
+  await createFunctions(
+    db,
+    'bump_lootbox_version',
+    'bump_collection_identity_version',
+    'bump_collection_name_version',
+  );
   for (const table of LOOTBOX_TABLES)
     await createStatementTriggers(db, table, 'lootbox_version', 'bump_lootbox_version');
   await createStatementTriggers(db, 'collections', 'identity_version', 'bump_collection_identity_version');

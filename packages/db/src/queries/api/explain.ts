@@ -122,14 +122,14 @@ export function columnsRead(plan: PlanNode, relation: string, columns: readonly 
   };
   visit(plan, undefined);
   const text = texts.join('\n');
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   if (aliases.size === 0) return [];
   // EXPLAIN leaves a column unqualified when the statement reads one relation: a bare name counts too.
   return columns.filter(
     (column) =>
-      new RegExp(`(^|[^\\w.])${escape(column)}\\b`).test(text) ||
+      new RegExp(`(^|[^\\w.])${literal(column)}\\b`).test(text) ||
       [...aliases].some((alias) =>
-        new RegExp(`(^|[^\\w.])${escape(alias)}\\.(${escape(column)}\\b|\\*)`).test(text),
+        new RegExp(`(^|[^\\w.])${literal(alias)}\\.(${literal(column)}\\b|\\*)`).test(text),
       ),
   );
 }
