@@ -738,7 +738,9 @@ describe("per-lootbox keys: a lootbox's purchase or reveal retires its own pages
   const dogs = pages(8, 'Dogs');
 
   beforeAll(async () => {
-    h = await createHarness();
+    // The revenue's window ends at the request and is kept until that second ends: a clock that
+    // stands still keeps it across the test's requests, so only writes retire it.
+    h = await createHarness({ clock: () => new Date('2026-11-10T00:00:00Z') });
     await seedCachedRoutes(h);
     await h.fx.collection({ id: DOGS, creator: CREATOR, name: 'Dogs', lootboxId: 8 });
     await h.fx.lootbox({
