@@ -3,7 +3,7 @@ import { Address, ERRORS, LootboxDetail, Name, One, Revenue, Timeframe } from '@
 import { findLootboxWithTiers, lootboxRevenue, lootboxStatusChangesAt } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { foundLootbox, LOOTBOX_WITH_TIERS_TABLES as LOOTBOX_TABLES } from '../lib/resolve';
+import { foundLootbox, LOOTBOX_WITH_TIERS_TABLES } from '../lib/resolve';
 import type { RouteDeps } from './deps';
 
 const LootboxQuery = Type.Object({
@@ -36,7 +36,7 @@ export async function lootboxRoutes(scope: FastifyInstance, { readDb: db, now }:
         response: { 200: One(LootboxDetail), ...ERRORS },
       },
       config: {
-        readCache: { tables: LOOTBOX_TABLES, lootbox: { tables: LOOTBOX_TABLES } },
+        readCache: { tables: LOOTBOX_WITH_TIERS_TABLES, lootbox: { tables: LOOTBOX_WITH_TIERS_TABLES } },
         cacheSeconds: 10,
       },
     },

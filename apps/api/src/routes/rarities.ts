@@ -15,11 +15,7 @@ import { findLootboxWithTiers, raritiesOfCollections } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { pageOf } from '../lib/paging';
-import {
-  foundLootbox,
-  inKnownCollections,
-  LOOTBOX_WITH_TIERS_TABLES as LOOTBOX_TABLES,
-} from '../lib/resolve';
+import { foundLootbox, inKnownCollections, LOOTBOX_WITH_TIERS_TABLES } from '../lib/resolve';
 import type { RouteDeps } from './deps';
 
 const LootboxIdQuery = Type.Object({
@@ -56,7 +52,7 @@ export async function rarityRoutes(scope: FastifyInstance, { readDb: db }: Route
         response: { 200: One(LootboxRarities), ...ERRORS },
       },
       config: {
-        readCache: { tables: LOOTBOX_TABLES, lootbox: { tables: LOOTBOX_TABLES } },
+        readCache: { tables: LOOTBOX_WITH_TIERS_TABLES, lootbox: { tables: LOOTBOX_WITH_TIERS_TABLES } },
         cacheSeconds: 10,
       },
     },

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { createFunctions } from '../functions';
+import { statementTriggers } from '../statement-triggers';
 
 /*
  * Finer write counters for the API's response cache (apps/api plugins/response-cache.ts), so an
@@ -60,18 +61,8 @@ export async function createStatementTriggers(
   name: string,
   fn: string,
 ): Promise<void> {
-  for (const [event, referencing] of [
-    ['insert', 'REFERENCING NEW TABLE AS new_rows'],
-    ['update', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows'],
-    ['delete', 'REFERENCING OLD TABLE AS old_rows'],
-    ['truncate', ''],
-  ] as const) {
-    await sql
-      .raw(
-        `CREATE OR REPLACE TRIGGER ${table}_${name}_${event} AFTER ${event.toUpperCase()} ON ${table}
-           ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
-      )
-      .execute(db);
+  for (const trigger of statementTriggers(table, `${table}_${name}`, fn, fn)) {
+    await sql.raw(trigger.create).execute(db);
   }
 }
 

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { createFunctions } from '../functions';
+import { statementTriggers } from '../statement-triggers';
 import { createStatementTriggers } from './2026-12-01T1000_cache_collection_versions';
 
 /*
@@ -34,8 +35,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP FUNCTION IF EXISTS bump_collection_identity_version() CASCADE`.execute(db);
   for (const table of LOOTBOX_TABLES) {
-    for (const event of ['insert', 'update', 'delete', 'truncate']) {
-      await sql.raw(`DROP TRIGGER IF EXISTS ${table}_lootbox_version_${event} ON ${table}`).execute(db);
-    }
+    const triggers = statementTriggers(
+      table,
+      `${table}_lootbox_version`,
+      'bump_lootbox_version',
+      'bump_lootbox_version',
+    );
+    for (const trigger of triggers) await sql.raw(trigger.drop).execute(db);
   }
 }

@@ -174,7 +174,8 @@ export function pairKey(pair: CollectionPair): string {
 
 /**
  * The key of a selector in `ReadState.scopes`: a pair's `pairKey`, an id itself (no collection id
- * has a '/', so the two never meet), a wallet `wallet=<address>`.
+ * has a '/', so the two never meet), a wallet `wallet=<address>`, a token `token=<id>`, a lootbox
+ * its counter id (`lootbox:<id>` or `lootbox:<creator>/<name>`, lootboxScopeId).
  */
 export function selectorKey(selector: ScopeSelector): string {
   if ('wallet' in selector) return `wallet=${selector.wallet}`;

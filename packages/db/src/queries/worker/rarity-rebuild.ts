@@ -58,7 +58,7 @@ export async function rebuildTokenRarity(trx: Db, ids: readonly string[], comput
   }
   for (const trigger of triggers) await sql.raw(trigger.definition).execute(trx);
   // The statement triggers did not see the bulk insert: its write counter moves here (the API's
-  // cached answers are keyed by it), and the planner gets the new table's statistics.
+  // cached answers are keyed by it).
   await sql`SELECT read_version_bump(${TABLE})`.execute(trx);
   // Nor the per-collection counters (migration 2026-12-01T1000): the collections recomputed are
   // the ones whose rows changed (with those of the ranked rows, should a token have moved); the
@@ -66,6 +66,7 @@ export async function rebuildTokenRarity(trx: Db, ids: readonly string[], comput
   await sql`SELECT bump_collection_versions(${TABLE}, ${ids}::text[] || ARRAY(SELECT DISTINCT collection_id FROM rarity_ranked))`.execute(
     trx,
   );
+  // And the planner gets the new table's statistics.
   await sql.raw(`ANALYZE ${TABLE}`).execute(trx);
 }
 
