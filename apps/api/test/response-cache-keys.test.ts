@@ -673,6 +673,101 @@ describe('per-wallet keys: a sale or a bid retires the pages of the wallets it n
   });
 });
 
+describe("per-wallet keys of holdings: a wallet's balances and listings retire with its rows and its tokens'", () => {
+  const OTHER = addr(0xc3);
+  const DOGS = addr(0x200);
+  const DOG = addr(0x2001);
+  const pages = (wallet: string) => [
+    `/token-balances?address=${wallet}`,
+    `/token-balances?address=${wallet}&serviceInfo=true`,
+    `/market/user-listings?address=${wallet}`,
+  ];
+  const all = () => [...pages(OWNER), ...pages(BUYER), ...pages(OTHER)];
+  let h: ApiHarness;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    await seedCachedRoutes(h);
+    // Each wallet's counters must be its own: three buckets.
+    const { rows } = await sql<{ bucket: number }>`
+      SELECT hashtext(a) & 65535 AS bucket FROM unnest(${[OWNER, BUYER, OTHER]}::text[]) AS a`.execute(
+      h.test.db,
+    );
+    expect(new Set(rows.map((r) => r.bucket)).size).toBe(3);
+    // OTHER holds a Dog and lists it; OWNER holds and lists the Cat (seedCachedRoutes); BUYER holds nothing.
+    await h.fx.collection({ id: DOGS, creator: CREATOR, name: 'Dogs' });
+    await h.fx.token({ id: DOG, collectionId: DOGS, creator: CREATOR, collection: 'Dogs', name: 'Dog #1' });
+    await h.fx.ownership({ tokenId: DOG, owner: OTHER, collectionId: DOGS });
+    await h.fx.listing({
+      id: 'd1',
+      tokenId: DOG,
+      tokenName: 'Dog #1',
+      collectionId: DOGS,
+      collection: 'Dogs',
+      creator: CREATOR,
+      seller: OTHER,
+      price: '40',
+      version: 3,
+    });
+  });
+  afterAll(() => h?.close());
+
+  it("a Dog passing from OTHER to BUYER retires their balances only, and BUYER's shows it at once", async () => {
+    await warm(h, all());
+    await h.test.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('token_ownerships')
+        .set({ amount: '0', last_transaction_version: 5 })
+        .where('token_data_id', '=', DOG)
+        .execute();
+      await new Fixtures(trx).ownership({ tokenId: DOG, owner: BUYER, collectionId: DOGS, version: 5 });
+    });
+    expect(await missed(h, all())).toEqual([...pages(BUYER).slice(0, 2), ...pages(OTHER).slice(0, 2)]);
+    expect((await cacheOf(h, pages(BUYER)[0] ?? '')).body).toContain(DOG);
+  });
+
+  it("a listing by OWNER retires OWNER's balances and listings, no other wallet's page", async () => {
+    await warm(h, all());
+    await h.fx.listing({ ...CAT_LISTING, id: 'l7', price: '55', version: 6 });
+    expect(await missed(h, all())).toEqual(pages(OWNER));
+    expect((await cacheOf(h, pages(OWNER)[2] ?? '')).body).toContain('"55"');
+  });
+
+  it("a write to a token's row retires the pages of the wallets that hold it or list it, and no other", async () => {
+    await warm(h, all());
+    // The Cat: held and listed by OWNER (BUYER bought one earlier, but holds no row of it).
+    await h.test.db
+      .updateTable('tokens')
+      .set({ token_name: 'Cat #1 (renamed)' })
+      .where('token_data_id', '=', TOKEN)
+      .execute();
+    expect(await missed(h, all())).toEqual(pages(OWNER));
+    expect((await cacheOf(h, pages(OWNER)[0] ?? '')).body).toContain('Cat #1 (renamed)');
+    // The Dog: held by BUYER now, still listed (stale) by OTHER, whose zero row stays too.
+    await warm(h, all());
+    await h.test.db
+      .updateTable('tokens')
+      .set({ token_uri: 'ipfs://dog' })
+      .where('token_data_id', '=', DOG)
+      .execute();
+    expect(await missed(h, all())).toEqual([...pages(BUYER), ...pages(OTHER)]);
+  });
+
+  it('a rarity recompute retires the balances asked with serviceInfo only, of every wallet', async () => {
+    await warm(h, all());
+    await h.test.db.updateTable('token_rarity').set({ rank: 2 }).where('token_data_id', '=', TOKEN).execute();
+    expect(await missed(h, all())).toEqual([pages(OWNER)[1], pages(BUYER)[1], pages(OTHER)[1]]);
+  });
+
+  it('TRUNCATE of the ownerships retires every balances page, no listings page', async () => {
+    await warm(h, all());
+    await sql`TRUNCATE token_ownerships`.execute(h.test.db);
+    expect(await missed(h, all())).toEqual(
+      [OWNER, BUYER, OTHER].flatMap((wallet) => pages(wallet).slice(0, 2)),
+    );
+  });
+});
+
 describe('single-flight: concurrent identical misses run the route once', () => {
   let h: ApiHarness;
   /** Statements the routes ran (the read-state readings, the cache's own, not counted). */

@@ -45,6 +45,7 @@ import * as readVersionsOfRows from './migrations/2026-12-13T1000_read_versions_
 import * as rankingCollectionIdentity from './migrations/2026-12-13T1100_ranking_collection_identity';
 import * as lootboxVersions from './migrations/2026-12-14T1000_lootbox_versions';
 import * as collectionIdentityVersions from './migrations/2026-12-14T1100_collection_identity_versions';
+import * as walletHoldingsVersions from './migrations/2026-12-15T1000_wallet_holdings_versions';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -99,6 +100,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-13T1100_ranking_collection_identity': rankingCollectionIdentity,
   '2026-12-14T1000_lootbox_versions': lootboxVersions,
   '2026-12-14T1100_collection_identity_versions': collectionIdentityVersions,
+  '2026-12-15T1000_wallet_holdings_versions': walletHoldingsVersions,
 };
 
 /** The migrations' names in the order they run. */

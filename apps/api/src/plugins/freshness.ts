@@ -13,7 +13,7 @@ import {
 import { readStateReadings, readStateWait } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
-import { type ReadCacheConfig, scopedTables } from './read-cache-config';
+import { type ReadCacheConfig, scopedTables, tablesAsked } from './read-cache-config';
 
 /**
  * What a scope's resolution reads, as counters that announce its change: a pair's own counter
@@ -332,7 +332,7 @@ export function registerFreshnessHeaders(app: FastifyInstance, source: ReadState
     const minVersion = minVersionOf(request);
     const scoped = cached ? scopedTables(cached) : undefined;
     const reading = cached
-      ? source.fresh(selector, minVersion, cached.tables, scoped)
+      ? source.fresh(selector, minVersion, tablesAsked(cached, request.query), scoped)
       : source.recent(minVersion);
     const asked = performance.now();
     request.readState = await reading.catch(() => undefined);

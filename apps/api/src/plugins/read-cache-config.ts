@@ -38,12 +38,37 @@ import type {
  *   lootbox's counters (under its id or its pair, as asked): a purchase or reveal of another lootbox
  *   leaves it cached.
  *   A route has one scope: `collection`, `wallet` or `lootbox`.
+ * - `optional`: tables of `tables` its statements read only when the query parameter `param` is
+ *   given and not `false` (token-balances' rarity, read for `serviceInfo=true`): a request without
+ *   it keys on the others alone (`tablesAsked`), so a write to those tables leaves it cached.
  */
 export interface ReadCacheConfig {
   tables: readonly (keyof Database | PartialCounter)[];
   collection?: { tables: readonly CollectionVersionedTable[]; byId?: true; byToken?: true };
   wallet?: { tables: readonly WalletVersionedTable[] };
   lootbox?: { tables: readonly LootboxVersionedTable[] };
+  optional?: { param: string; tables: readonly (keyof Database)[] };
+}
+
+/** `config.tables` less its optional ones, computed once per route. */
+const withoutOptional = new WeakMap<ReadCacheConfig, readonly string[]>();
+
+/**
+ * The tables a request's answer reads: every table of `config`, less the optional ones when the
+ * request leaves their parameter out or sets it `false`. `query` is the parsed query string, before
+ * validation (strings) or after (coerced): any other value counts as asking for them.
+ */
+export function tablesAsked(config: ReadCacheConfig, query: unknown): readonly string[] {
+  const optional = config.optional;
+  if (!optional) return config.tables;
+  const value = (query as Record<string, unknown> | undefined)?.[optional.param];
+  if (value !== undefined && value !== false && value !== 'false') return config.tables;
+  let tables = withoutOptional.get(config);
+  if (!tables) {
+    tables = config.tables.filter((t) => !(optional.tables as readonly string[]).includes(t));
+    withoutOptional.set(config, tables);
+  }
+  return tables;
 }
 
 /** The tables `config` keys on its scope's counters (its collection's, its wallet's or its lootbox's). */

@@ -10,7 +10,7 @@ import { responseCacheAnswers, responseCacheEvictions } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ReadStateSource } from './freshness';
-import { type ReadCacheConfig, scopedTables } from './read-cache-config';
+import { type ReadCacheConfig, scopedTables, tablesAsked } from './read-cache-config';
 
 export type { ReadCacheConfig };
 
@@ -81,6 +81,11 @@ function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
   if (config.collection?.byId && config.collection.byToken) {
     throw new Error(`${url}: readCache.collection is asked by id or by token, not both`);
   }
+  for (const table of config.optional?.tables ?? []) {
+    if (!config.tables.includes(table) || scopedTables(config)?.includes(table)) {
+      throw new Error(`${url}: readCache.optional names ${table}, not an unscoped table it reads`);
+    }
+  }
   for (const scope of ['collection', 'wallet', 'lootbox'] as const) {
     for (const table of config[scope]?.tables ?? []) {
       if (!SCOPED[scope].has(table) || !(config.tables as readonly string[]).includes(table)) {
@@ -91,18 +96,23 @@ function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
 }
 
 /**
- * The key of `config`'s answers at `state`: the counter of each table it reads, in its declared
- * order (one URL is one route, so the order is fixed). For a collection page whose collection
- * (pair or id) the reading resolved: its collection-scoped tables by the '*' counter and each
- * collection's, the pair's own counter and the ids. A pair that names no collection keys on the
+ * The key of `config`'s answers at `state`: the counter of each table the request reads (`tables`,
+ * tablesAsked), in its declared order (one URL is one route, so the order is fixed). For a
+ * collection page whose collection (pair or id) the reading resolved: its collection-scoped tables
+ * by the '*' counter and each collection's, the pair's own counter and the ids. A pair that names no collection keys on the
  * global counters: whatever the route then finds, every write to those tables retires it. A
  * wallet page's wallet-scoped tables key the same way, on the '*' counter and its bucket's.
  */
-function cacheKeyOf(state: ReadState, config: ReadCacheConfig, selector: string | undefined): string {
+function cacheKeyOf(
+  state: ReadState,
+  config: ReadCacheConfig,
+  tables: readonly string[],
+  selector: string | undefined,
+): string {
   const scope = selector === undefined ? undefined : state.scopes.get(selector);
   const scoped = scope && scope.ids.length > 0 ? scopedTables(config) : undefined;
   let key = '';
-  for (const table of config.tables) {
+  for (const table of tables) {
     if (scope && scoped?.includes(table)) {
       key += `${state.all[table] ?? '0'}`;
       for (const id of scope.ids) key += `/${scope.versions.get(id)?.[table] ?? '0'}`;
@@ -173,7 +183,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     done: (error?: Error) => void,
   ): void => {
     // The pair the freshness hook's reading resolved; a reading taken here resolved none.
-    const key = cacheKeyOf(state, config, request.readScope);
+    const key = cacheKeyOf(state, config, tablesAsked(config, request.query), request.readScope);
     const entry = cache.get(request.url);
     if (entry && entry.key === key && options.now().getTime() < entry.until) {
       send(request, reply, entry);

@@ -134,8 +134,12 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         response: { 200: ListOf(TokenBalance), ...ERRORS },
       },
       config: {
+        // The wallet's ownerships and listings by owner and seller, its tokens' rows by their ids:
+        // on its bucket's counters. The rarity ranks (serviceInfo) are rewritten per collection.
         readCache: {
           tables: ['collections:identity', 'listings', 'token_ownerships', 'token_rarity', 'tokens'],
+          wallet: { tables: ['listings', 'token_ownerships', 'tokens'] },
+          optional: { param: 'serviceInfo', tables: ['token_rarity'] },
         },
       },
     },

@@ -1,5 +1,6 @@
 -- Trigger function on the tables wallet pages read by a wallet column (migration
--- 2026-12-07T1000_wallet_versions): bumps the wallet bucket of every wallet the statement's rows
+-- 2026-12-07T1000_wallet_versions; listings by seller and ownerships by owner since
+-- 2026-12-15T1000_wallet_holdings_versions): bumps the wallet bucket of every wallet the statement's rows
 -- name, old rows and new, in read_collection_versions under the id 'wallet:<bucket>' (no
 -- collection id has that form). A bucket is `hashtext(address) & 65535`: the counters stay 65,536
 -- rows per table however many wallets the chain has, and a wallet's answers retire when a write
@@ -25,6 +26,25 @@ BEGIN
       SELECT array_agg(w) INTO wallets
         FROM (SELECT buyer, seller FROM old_rows UNION ALL SELECT buyer, seller FROM new_rows) r
         CROSS JOIN LATERAL (VALUES (r.buyer), (r.seller)) v(w);
+    END IF;
+  ELSIF TG_TABLE_NAME = 'listings' THEN
+    -- A listing names its seller (migration 2026-12-15T1000_wallet_holdings_versions).
+    IF TG_OP = 'INSERT' THEN
+      SELECT array_agg(seller) INTO wallets FROM new_rows;
+    ELSIF TG_OP = 'DELETE' THEN
+      SELECT array_agg(seller) INTO wallets FROM old_rows;
+    ELSE
+      SELECT array_agg(seller) INTO wallets FROM (SELECT seller FROM old_rows UNION ALL SELECT seller FROM new_rows) r;
+    END IF;
+  ELSIF TG_TABLE_NAME = 'token_ownerships' THEN
+    -- An ownership names its owner (migration 2026-12-15T1000_wallet_holdings_versions).
+    IF TG_OP = 'INSERT' THEN
+      SELECT array_agg(owner_address) INTO wallets FROM new_rows;
+    ELSIF TG_OP = 'DELETE' THEN
+      SELECT array_agg(owner_address) INTO wallets FROM old_rows;
+    ELSE
+      SELECT array_agg(owner_address) INTO wallets
+        FROM (SELECT owner_address FROM old_rows UNION ALL SELECT owner_address FROM new_rows) r;
     END IF;
   ELSE
     -- token_offers, collection_offers: the bidder.

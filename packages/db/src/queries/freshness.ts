@@ -61,14 +61,19 @@ export const COLLECTION_COUNT_COLUMNS = [
 ] as const;
 
 /**
- * The tables whose writes are also counted per wallet bucket (migration 2026-12-07T1000,
- * functions/bump_wallet_version.sql): a wallet's page may key its answer on its wallet's counters
- * of these, read by the wallet columns the function names (buyer, seller; an offer's buyer).
+ * The tables whose writes are also counted per wallet bucket (migrations 2026-12-07T1000 and
+ * 2026-12-15T1000, functions/bump_wallet_version.sql): a wallet's page may key its answer on its
+ * wallet's counters of these, read by the wallet columns the function names (an activity's buyer
+ * or seller, an offer's buyer, a listing's seller, an ownership's owner); `tokens` by the token ids
+ * of the wallet's ownership rows and listings (functions/bump_wallet_tokens_version.sql).
  */
 export const WALLET_VERSIONED_TABLES = [
   'marketplace_activities',
   'token_offers',
   'collection_offers',
+  'listings',
+  'token_ownerships',
+  'tokens',
 ] as const;
 export type WalletVersionedTable = (typeof WALLET_VERSIONED_TABLES)[number];
 

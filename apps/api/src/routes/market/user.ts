@@ -42,7 +42,7 @@ export async function marketUserRoutes(
         querystring: UserPageQuery,
         response: { 200: ListOf(ListingCard), ...ERRORS },
       },
-      config: { readCache: { tables: ['listings', 'tokens'] } },
+      config: { readCache: { tables: ['listings', 'tokens'], wallet: { tables: ['listings', 'tokens'] } } },
     },
     async (request) => listingsOfSeller(db, request.query.address, pageOf(request)),
   );
