@@ -107,6 +107,25 @@ describe('per-wallet counters of holdings', () => {
     expect(await moved(() => token('0x4'))).toEqual([]);
   });
 
+  it("a bulk write of more than 64 wallets (a backfill batch) moves '*' alone", async () => {
+    const owners = Array.from({ length: 200 }, (_, i) => `0xbulk${i}`);
+    const bulk = () =>
+      sql`INSERT INTO token_ownerships (token_data_id, property_version, owner_address, collection_id,
+            token_standard, amount, last_transaction_version)
+          SELECT '0x5', 0, o, '0xcol', 'v2', 1, 6 FROM unnest(${owners}::text[]) AS o`.execute(test.db);
+    expect(await moved(bulk)).toEqual(['* token_ownerships']);
+    // A token row of those 200 wallets: looked up, they are past 64 too.
+    expect(await moved(() => token('0x5'))).toEqual(['* tokens']);
+    // So is a batch of more than 64 tokens, which is not looked up.
+    const mints = () =>
+      sql`INSERT INTO tokens (token_data_id, token_standard, collection_id, creator_address, collection_name,
+            token_name, supply, maximum, largest_property_version, is_burned, minted_at, minted_version,
+            last_transaction_version)
+          SELECT '0xm' || i, 'v2', '0xcol', '0xcreator', 'Cats', 'm' || i, 1, 1, 0, false, now(), 7, 7
+            FROM generate_series(1, 65) AS i`.execute(test.db);
+    expect(await moved(mints)).toEqual(['* tokens']);
+  });
+
   it("TRUNCATE moves '*' of the table, which every wallet's key includes", async () => {
     expect(await moved(() => sql`TRUNCATE listings`.execute(test.db))).toEqual(['* listings']);
   });

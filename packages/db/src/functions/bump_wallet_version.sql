@@ -7,7 +7,8 @@
 -- names any wallet of its bucket (rarely another). TRUNCATE bumps '*', which every scoped key
 -- includes. bump_collection_versions announces each bucket that moved (migration 2026-12-10T1000).
 -- The statement's wallets are gathered per table (its wallet columns: a branch is only planned when
--- it runs) and per operation (the transition tables it has), then bumped in one statement.
+-- it runs) and per operation (the transition tables it has), then bumped in one statement
+-- (bump_wallet_buckets: '*' for a statement of more than 64 buckets, since 2026-12-15T1000).
 CREATE OR REPLACE FUNCTION bump_wallet_version() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   wallets text[];
@@ -56,7 +57,6 @@ BEGIN
       SELECT array_agg(buyer) INTO wallets FROM (SELECT buyer FROM old_rows UNION ALL SELECT buyer FROM new_rows) r;
     END IF;
   END IF;
-  PERFORM bump_collection_versions(TG_TABLE_NAME,
-    ARRAY(SELECT DISTINCT 'wallet:' || (hashtext(w) & 65535) FROM unnest(wallets) AS w WHERE w IS NOT NULL));
+  PERFORM bump_wallet_buckets(TG_TABLE_NAME, wallets);
   RETURN NULL;
 END $$;

@@ -12,7 +12,8 @@ import { createStatementTriggers } from './2026-12-01T1000_cache_collection_vers
 const TABLES = ['marketplace_activities', 'token_offers', 'collection_offers'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await createFunctions(db, 'bump_wallet_version');
+  // bump_wallet_version's current text counts through bump_wallet_buckets (since 2026-12-15T1000).
+  await createFunctions(db, 'bump_wallet_buckets', 'bump_wallet_version');
   for (const table of TABLES)
     await createStatementTriggers(db, table, 'wallet_version', 'bump_wallet_version');
 }
