@@ -57,6 +57,43 @@ async function cacheCounts(h: ApiHarness, route: string): Promise<{ hit: number;
   return { hit: count('hit'), miss: count('miss') };
 }
 
+/** The collection Dogs (by CREATOR) and its token Dog #1, which `owner` holds and lists at `price`. */
+async function seedDogs(
+  h: ApiHarness,
+  ids: { collection: string; token: string },
+  owner: string,
+  price: string,
+  version: number,
+) {
+  await h.fx.collection({ id: ids.collection, creator: CREATOR, name: 'Dogs' });
+  await h.fx.token({
+    id: ids.token,
+    collectionId: ids.collection,
+    creator: CREATOR,
+    collection: 'Dogs',
+    name: 'Dog #1',
+  });
+  await h.fx.ownership({ tokenId: ids.token, owner, collectionId: ids.collection });
+  await h.fx.listing({
+    id: 'd1',
+    tokenId: ids.token,
+    tokenName: 'Dog #1',
+    collectionId: ids.collection,
+    collection: 'Dogs',
+    creator: CREATOR,
+    seller: owner,
+    price,
+    version,
+  });
+}
+
+/** Each of `wallets` must have counters of its own: a bucket no other of them shares. */
+async function expectOwnBuckets(h: ApiHarness, wallets: readonly string[]) {
+  const { rows } = await sql<{ bucket: number }>`
+    SELECT hashtext(a) & 65535 AS bucket FROM unnest(${wallets}::text[]) AS a`.execute(h.test.db);
+  expect(new Set(rows.map((r) => r.bucket)).size).toBe(wallets.length);
+}
+
 describe('per-table keys: a write retires exactly the answers that read its table', () => {
   let h: ApiHarness;
   beforeAll(async () => {
@@ -202,20 +239,7 @@ describe('per-collection keys: a sale in one collection leaves the other collect
   beforeAll(async () => {
     h = await createHarness();
     await seedCachedRoutes(h);
-    await h.fx.collection({ id: DOGS, creator: CREATOR, name: 'Dogs' });
-    await h.fx.token({ id: DOG, collectionId: DOGS, creator: CREATOR, collection: 'Dogs', name: 'Dog #1' });
-    await h.fx.ownership({ tokenId: DOG, owner: OWNER, collectionId: DOGS });
-    await h.fx.listing({
-      id: 'd1',
-      tokenId: DOG,
-      tokenName: 'Dog #1',
-      collectionId: DOGS,
-      collection: 'Dogs',
-      creator: CREATOR,
-      seller: OWNER,
-      price: '300',
-      version: 4,
-    });
+    await seedDogs(h, { collection: DOGS, token: DOG }, OWNER, '300', 4);
   });
   afterAll(() => h?.close());
 
@@ -591,11 +615,7 @@ describe('per-wallet keys: a sale or a bid retires the pages of the wallets it n
     h = await createHarness();
     await seedCachedRoutes(h);
     // OTHER's counters must be its own: its bucket is neither OWNER's nor BUYER's.
-    const { rows } = await sql<{ bucket: number }>`
-      SELECT hashtext(a) & 65535 AS bucket FROM unnest(${[OWNER, BUYER, OTHER]}::text[]) AS a`.execute(
-      h.test.db,
-    );
-    expect(new Set(rows.map((r) => r.bucket)).size).toBe(3);
+    await expectOwnBuckets(h, [OWNER, BUYER, OTHER]);
     await h.fx.marketActivity({
       version: 4,
       kind: 'fill_listing',
@@ -688,27 +708,9 @@ describe("per-wallet keys of holdings: a wallet's balances and listings retire w
   beforeAll(async () => {
     h = await createHarness();
     await seedCachedRoutes(h);
-    // Each wallet's counters must be its own: three buckets.
-    const { rows } = await sql<{ bucket: number }>`
-      SELECT hashtext(a) & 65535 AS bucket FROM unnest(${[OWNER, BUYER, OTHER]}::text[]) AS a`.execute(
-      h.test.db,
-    );
-    expect(new Set(rows.map((r) => r.bucket)).size).toBe(3);
+    await expectOwnBuckets(h, [OWNER, BUYER, OTHER]);
     // OTHER holds a Dog and lists it; OWNER holds and lists the Cat (seedCachedRoutes); BUYER holds nothing.
-    await h.fx.collection({ id: DOGS, creator: CREATOR, name: 'Dogs' });
-    await h.fx.token({ id: DOG, collectionId: DOGS, creator: CREATOR, collection: 'Dogs', name: 'Dog #1' });
-    await h.fx.ownership({ tokenId: DOG, owner: OTHER, collectionId: DOGS });
-    await h.fx.listing({
-      id: 'd1',
-      tokenId: DOG,
-      tokenName: 'Dog #1',
-      collectionId: DOGS,
-      collection: 'Dogs',
-      creator: CREATOR,
-      seller: OTHER,
-      price: '40',
-      version: 3,
-    });
+    await seedDogs(h, { collection: DOGS, token: DOG }, OTHER, '40', 3);
   });
   afterAll(() => h?.close());
 

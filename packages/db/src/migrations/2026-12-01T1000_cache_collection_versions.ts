@@ -66,6 +66,18 @@ export async function createStatementTriggers(
   }
 }
 
+/** Drops the triggers createStatementTriggers made (a migration's `down`). */
+export async function dropStatementTriggers(
+  db: Kysely<unknown>,
+  table: string,
+  name: string,
+  fn: string,
+): Promise<void> {
+  for (const trigger of statementTriggers(table, `${table}_${name}`, fn, fn)) {
+    await sql.raw(trigger.drop).execute(db);
+  }
+}
+
 /**
  * The per-collection write counter triggers of `table` (a table with a `collection_id`); also used
  * by the migrations that make more tables collection-versioned.

@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { createFunctions } from '../functions';
-import { statementTriggers } from '../statement-triggers';
-import { createStatementTriggers } from './2026-12-01T1000_cache_collection_versions';
+import { createStatementTriggers, dropStatementTriggers } from './2026-12-01T1000_cache_collection_versions';
 
 /*
  * The pages of a lootbox's tokens stand across blocks that touch other lootboxes (issue #35).
@@ -34,13 +33,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP FUNCTION IF EXISTS bump_collection_identity_version() CASCADE`.execute(db);
-  for (const table of LOOTBOX_TABLES) {
-    const triggers = statementTriggers(
-      table,
-      `${table}_lootbox_version`,
-      'bump_lootbox_version',
-      'bump_lootbox_version',
-    );
-    for (const trigger of triggers) await sql.raw(trigger.drop).execute(db);
-  }
+  for (const table of LOOTBOX_TABLES)
+    await dropStatementTriggers(db, table, 'lootbox_version', 'bump_lootbox_version');
 }

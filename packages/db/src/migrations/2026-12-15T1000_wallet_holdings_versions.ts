@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { createFunctions } from '../functions';
-import { statementTriggers } from '../statement-triggers';
-import { createStatementTriggers } from './2026-12-01T1000_cache_collection_versions';
+import { createStatementTriggers, dropStatementTriggers } from './2026-12-01T1000_cache_collection_versions';
 
 /*
  * A wallet's holdings pages stand across blocks that touch other wallets (issue #35).
@@ -27,13 +26,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP FUNCTION IF EXISTS bump_wallet_tokens_version() CASCADE`.execute(db);
   // bump_wallet_version (2026-12-07T1000) keeps calling bump_wallet_buckets: it stays.
-  for (const table of OWN_ROWS) {
-    const triggers = statementTriggers(
-      table,
-      `${table}_wallet_version`,
-      'bump_wallet_version',
-      'bump_wallet_version',
-    );
-    for (const trigger of triggers) await sql.raw(trigger.drop).execute(db);
-  }
+  for (const table of OWN_ROWS)
+    await dropStatementTriggers(db, table, 'wallet_version', 'bump_wallet_version');
 }
