@@ -124,6 +124,17 @@ describe('per-wallet counters of holdings', () => {
           SELECT '0xm' || i, 'v2', '0xcol', '0xcreator', 'Cats', 'm' || i, 1, 1, 0, false, now(), 7, 7
             FROM generate_series(1, 65) AS i`.execute(test.db);
     expect(await moved(mints)).toEqual(['* tokens']);
+    // An update names each row twice (old and new): 40 tokens of one holder are 40, not 80, and
+    // move that holder's bucket, not '*'.
+    const held = () =>
+      sql`INSERT INTO token_ownerships (token_data_id, property_version, owner_address, collection_id,
+            token_standard, amount, last_transaction_version)
+          SELECT '0xm' || i, 0, ${A}, '0xcol', 'v2', 1, 8 FROM generate_series(1, 40) AS i`.execute(test.db);
+    await held();
+    const renameForty = () =>
+      sql`UPDATE tokens SET token_name = token_name || '!'
+           WHERE token_data_id IN (SELECT '0xm' || i FROM generate_series(1, 40) AS i)`.execute(test.db);
+    expect(await moved(renameForty)).toEqual([`${A} tokens`]);
   });
 
   it("TRUNCATE moves '*' of the table, which every wallet's key includes", async () => {

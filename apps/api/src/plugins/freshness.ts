@@ -377,8 +377,9 @@ function minVersionOf(request: FastifyRequest): number | undefined {
  * collection-scoped one is, or the lootbox (its `lootboxId`, else its pair) a lootbox-scoped one
  * is, read before validation (where the reading is taken) the way the handler will see it:
  * addresses in the long form the address hook gives them. `collectionId`, where the route takes it
- * (`collection.byId`), comes first, as the routes resolve it; else the (creator, collection) pair. Absent or malformed: none (the route
- * keys on its tables' global counters, or fails validation and is not cached).
+ * (`collection.byId`), comes first, as the routes resolve it; else the (creator, collection) pair.
+ * Absent or malformed: none (the route keys on its tables' global counters, or fails validation
+ * and is not cached).
  */
 function scopeSelectorOf(request: FastifyRequest, config: ReadCacheConfig): ScopeSelector | undefined {
   const query = request.query as Record<string, unknown> | undefined;

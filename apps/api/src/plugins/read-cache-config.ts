@@ -13,8 +13,9 @@ import type {
  *   against the relations of each statement's plan), or for a table of PARTIAL_COUNTERS read only
  *   in the part its counter counts, that counter (`collections:identity` for statements that read
  *   no COLLECTION_COUNT_COLUMNS: the test checks that too, in each plan's columns). A body that
- *   shows checkpoint figures names `indexer_checkpoints`, with one exception: a body's own `freshness` field (the indexed version
- *   and its time), taken from the very reading the answer is keyed by (`request.readState`), as the
+ *   shows checkpoint figures names `indexer_checkpoints`, with one exception: a body's own
+ *   `freshness` field (the indexed version and its time), taken from the very reading the answer
+ *   is keyed by (`request.readState`), as the
  *   analytics routes' bodies carry it. That figure says the version the answer was computed at and
  *   may trail on a later hit (whose `x-mdq-indexed-version` header is current), which stays true
  *   because no table the answer read has changed; naming the checkpoint, which moves every block,

@@ -99,9 +99,10 @@ function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
  * The key of `config`'s answers at `state`: the counter of each table the request reads (`tables`,
  * tablesAsked), in its declared order (one URL is one route, so the order is fixed). For a
  * collection page whose collection (pair or id) the reading resolved: its collection-scoped tables
- * by the '*' counter and each collection's, the pair's own counter and the ids. A pair that names no collection keys on the
- * global counters: whatever the route then finds, every write to those tables retires it. A
- * wallet page's wallet-scoped tables key the same way, on the '*' counter and its bucket's.
+ * by the '*' counter and each collection's, the pair's own counter and the ids. A pair that names
+ * no collection keys on the global counters: whatever the route then finds, every write to those
+ * tables retires it. A wallet page's wallet-scoped tables key the same way, on the '*' counter and
+ * its bucket's.
  */
 function cacheKeyOf(
   state: ReadState,

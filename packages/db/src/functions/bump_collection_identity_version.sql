@@ -10,6 +10,8 @@
 CREATE OR REPLACE FUNCTION bump_collection_identity_version() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   ids text[];
+  -- COLLECTION_COUNT_COLUMNS (packages/db queries/freshness.ts), which the API's test reads plans by.
+  counting constant text[] := '{current_supply,total_minted,owner_count,last_transaction_version}';
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     PERFORM read_version_bump('collections:identity');
@@ -27,9 +29,7 @@ BEGIN
       SELECT coalesce(o.collection_id, n.collection_id) AS id
         FROM old_rows o FULL JOIN new_rows n ON n.collection_id = o.collection_id
        WHERE o.collection_id IS NULL OR n.collection_id IS NULL
-          OR (to_jsonb(o) - '{current_supply,total_minted,owner_count,last_transaction_version}'::text[])
-             IS DISTINCT FROM
-             (to_jsonb(n) - '{current_supply,total_minted,owner_count,last_transaction_version}'::text[])) changed;
+          OR (to_jsonb(o) - counting) IS DISTINCT FROM (to_jsonb(n) - counting)) changed;
   END IF;
   IF ids IS NULL THEN RETURN NULL; END IF;
   PERFORM read_version_bump('collections:identity');

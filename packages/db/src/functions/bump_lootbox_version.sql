@@ -1,8 +1,8 @@
 -- Trigger function on the tables a lootbox's pages read by that lootbox (migration
 -- 2026-12-14T1000_lootbox_versions; tokens, by their lootbox_id, and token documents, by their
 -- token's, since 2026-12-14T1100_collection_identity_versions): bumps, for every lootbox the
--- statement's rows name (old rows and new), the counters of its two scopes in read_collection_versions: 'lootbox:<id>', which a
--- page asked by `lootboxId` keys on, and 'lootbox:<creator>/<collection name>', which a page asked
+-- statement's rows name (old rows and new), the counters of its two scopes in
+-- read_collection_versions: 'lootbox:<id>', which a page asked by `lootboxId` keys on, and 'lootbox:<creator>/<collection name>', which a page asked
 -- by that pair keys on (whichever of the pair's lootboxes it shows: a new one taking the pair moves
 -- it too). No collection id, pair or wallet bucket has either form. A tier, purchase or day row
 -- names its lootbox by id; the pair is its lootbox row's, and a row whose lootbox is not stored

@@ -14,11 +14,12 @@ BEGIN
     RETURN NULL;
   END IF;
   IF TG_OP = 'INSERT' THEN
-    SELECT array_agg(token_data_id) INTO ids FROM new_rows;
+    SELECT array_agg(DISTINCT token_data_id) INTO ids FROM new_rows;
   ELSIF TG_OP = 'DELETE' THEN
-    SELECT array_agg(token_data_id) INTO ids FROM old_rows;
+    SELECT array_agg(DISTINCT token_data_id) INTO ids FROM old_rows;
   ELSE
-    SELECT array_agg(token_data_id) INTO ids
+    -- Each token once: an update names it in both transition tables.
+    SELECT array_agg(DISTINCT token_data_id) INTO ids
       FROM (SELECT token_data_id FROM old_rows UNION ALL SELECT token_data_id FROM new_rows) r;
   END IF;
   IF ids IS NULL THEN RETURN NULL; END IF;

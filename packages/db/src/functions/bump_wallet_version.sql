@@ -1,7 +1,7 @@
 -- Trigger function on the tables wallet pages read by a wallet column (migration
 -- 2026-12-07T1000_wallet_versions; listings by seller and ownerships by owner since
--- 2026-12-15T1000_wallet_holdings_versions): bumps the wallet bucket of every wallet the statement's rows
--- name, old rows and new, in read_collection_versions under the id 'wallet:<bucket>' (no
+-- 2026-12-15T1000_wallet_holdings_versions): bumps the wallet bucket of every wallet the
+-- statement's rows name, old rows and new, in read_collection_versions under the id 'wallet:<bucket>' (no
 -- collection id has that form). A bucket is `hashtext(address) & 65535`: the counters stay 65,536
 -- rows per table however many wallets the chain has, and a wallet's answers retire when a write
 -- names any wallet of its bucket (rarely another). TRUNCATE bumps '*', which every scoped key
