@@ -1,5 +1,11 @@
 import type { Db } from '@mdq/db';
-import { IndexerQueryError, runIndexerFields } from '@mdq/db/read';
+import {
+  IndexerQueryError,
+  type OperationReads,
+  operationReads,
+  type RootField,
+  runIndexerFields,
+} from '@mdq/db/read';
 import {
   type DocumentNode,
   execute,
@@ -13,7 +19,7 @@ import {
   validate,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { type IndexerLimits, LimitError, planOperation } from './plan';
+import { type IndexerLimits, LimitError, type OperationPlan, planOperation } from './plan';
 import type { IndexerSchema } from './schema';
 
 export interface GraphqlRequest {
@@ -23,7 +29,7 @@ export interface GraphqlRequest {
 }
 
 /** A GraphQL answer as JSON text: `{"data": …}` or `{"errors": […]}`, always HTTP 200 (as Hasura). */
-export type GraphqlAnswer = string;
+type GraphqlAnswer = string;
 
 const errorsBody = (errors: readonly { message: string; code: string }[]): GraphqlAnswer =>
   JSON.stringify({
@@ -111,68 +117,126 @@ function checkedDocument(
 }
 
 /**
- * Answers one GraphQL request: parse, validate and coerce with graphql-js against the generated
- * schema, refuse what passes a cap, then one SQL statement per root field (JSON built by Postgres,
- * so numbers and timestamps come out exactly as stored); introspection fields go to graphql-js.
+ * A request checked and planned (prepareGraphql): its answer when it fails a check (an error
+ * answer), else what running it takes: its plan, the root fields its SQL answers, and what that
+ * SQL reads (what a cached answer is keyed by).
  */
-export async function answerGraphql(
-  db: Db,
+export type PreparedGraphql =
+  | { kind: 'answer'; body: GraphqlAnswer }
+  | {
+      kind: 'plan';
+      plan: OperationPlan;
+      fields: RootField[];
+      reads: OperationReads;
+      document: DocumentNode;
+      variables: Record<string, unknown>;
+      operationName: string | undefined;
+    };
+
+/**
+ * Checks and plans one GraphQL request: parse, validate and coerce with graphql-js against the
+ * generated schema, refuse what passes a cap, then plan one SQL statement per root field. No
+ * database is read: what is wrong with a request is answered before its cache key is taken.
+ */
+export function prepareGraphql(
   indexer: IndexerSchema,
   request: GraphqlRequest,
   limits: IndexerLimits,
-): Promise<GraphqlAnswer> {
+): PreparedGraphql {
+  const answer = (body: GraphqlAnswer): PreparedGraphql => ({ kind: 'answer', body });
   const checked = checkedDocument(indexer, request.query, limits);
-  if (typeof checked === 'string') return checked;
+  if (typeof checked === 'string') return answer(checked);
   const document = checked;
   const operation = getOperationAST(document, request.operationName ?? undefined);
   if (!operation) {
-    return errorsBody([
-      {
-        message: request.operationName
-          ? `no operation named '${request.operationName}'`
-          : 'the document holds several operations: name one in operationName',
-        code: 'validation-failed',
-      },
-    ]);
+    return answer(
+      errorsBody([
+        {
+          message: request.operationName
+            ? `no operation named '${request.operationName}'`
+            : 'the document holds several operations: name one in operationName',
+          code: 'validation-failed',
+        },
+      ]),
+    );
   }
   if (operation.operation !== 'query') {
-    return errorsBody([
-      {
-        message: `only queries are served: this is a read-only API (got a ${operation.operation})`,
-        code: 'validation-failed',
-      },
-    ]);
+    return answer(
+      errorsBody([
+        {
+          message: `only queries are served: this is a read-only API (got a ${operation.operation})`,
+          code: 'validation-failed',
+        },
+      ]),
+    );
   }
-  const variableInput = request.variables ?? {};
-  if (jsonDepth(variableInput) > limits.maxVariablesDepth) {
-    return errorsBody([
-      { message: `variables nest deeper than ${limits.maxVariablesDepth} levels`, code: 'depth-limit' },
-    ]);
+  const variables = request.variables ?? {};
+  if (jsonDepth(variables) > limits.maxVariablesDepth) {
+    return answer(
+      errorsBody([
+        { message: `variables nest deeper than ${limits.maxVariablesDepth} levels`, code: 'depth-limit' },
+      ]),
+    );
   }
-  const coerced = getVariableValues(indexer.schema, operation.variableDefinitions ?? [], variableInput, {
+  const coerced = getVariableValues(indexer.schema, operation.variableDefinitions ?? [], variables, {
     maxErrors: 10,
   });
   if (coerced.errors) {
-    return errorsBody(coerced.errors.map((e) => ({ message: e.message, code: 'validation-failed' })));
+    return answer(errorsBody(coerced.errors.map((e) => ({ message: e.message, code: 'validation-failed' }))));
   }
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   }
+  try {
+    const plan = planOperation(indexer, operation, fragments, coerced.coerced, limits);
+    const fields = plan.keys.flatMap((k) => (k.field ? [k.field] : []));
+    return {
+      kind: 'plan',
+      plan,
+      fields,
+      reads: operationReads(fields),
+      document,
+      variables,
+      operationName: request.operationName ?? undefined,
+    };
+  } catch (error) {
+    if (error instanceof LimitError)
+      return answer(errorsBody([{ message: error.message, code: error.code }]));
+    if (error instanceof IndexerQueryError || error instanceof GraphQLError) {
+      return answer(errorsBody([{ message: error.message, code: 'validation-failed' }]));
+    }
+    throw error;
+  }
+}
 
-  let plan: ReturnType<typeof planOperation>;
+/** An answer, and whether it holds for as long as the data it read is unchanged (a timeout does not). */
+export interface GraphqlResult {
+  body: GraphqlAnswer;
+  cacheable: boolean;
+}
+
+/**
+ * Runs a prepared request: one SQL statement for its root fields (JSON built by Postgres, so
+ * numbers and timestamps come out exactly as stored); introspection fields go to graphql-js.
+ */
+export async function runGraphql(
+  db: Db,
+  indexer: IndexerSchema,
+  prepared: PreparedGraphql,
+  limits: IndexerLimits,
+): Promise<GraphqlResult> {
+  if (prepared.kind === 'answer') return { body: prepared.body, cacheable: true };
+  const { plan, fields } = prepared;
   let texts: string[];
   try {
-    plan = planOperation(indexer, operation, fragments, coerced.coerced, limits);
-    const fields = plan.keys.flatMap((k) => (k.field ? [k.field] : []));
     texts = fields.length > 0 ? await runIndexerFields(db, fields) : [];
   } catch (error) {
-    if (error instanceof LimitError) return errorsBody([{ message: error.message, code: error.code }]);
     if (error instanceof IndexerQueryError || error instanceof GraphQLError) {
-      return errorsBody([{ message: error.message, code: 'validation-failed' }]);
+      return { body: errorsBody([{ message: error.message, code: 'validation-failed' }]), cacheable: true };
     }
     const known = queryError(error, limits);
-    if (known) return errorsBody([known]);
+    if (known) return { body: errorsBody([known]), cacheable: false };
     throw error;
   }
 
@@ -188,13 +252,15 @@ export async function answerGraphql(
     );
     const result = await execute({
       schema: indexer.schema,
-      document,
+      document: prepared.document,
       rootValue,
-      variableValues: variableInput,
-      operationName: request.operationName ?? undefined,
+      variableValues: prepared.variables,
+      operationName: prepared.operationName,
     });
-    if (result.errors)
-      return errorsBody(result.errors.map((e) => ({ message: e.message, code: 'unexpected' })));
+    if (result.errors) {
+      const body = errorsBody(result.errors.map((e) => ({ message: e.message, code: 'unexpected' })));
+      return { body, cacheable: false };
+    }
     introspection = result.data ?? {};
   }
   let next = 0;
@@ -202,5 +268,5 @@ export async function answerGraphql(
     const value = field ? (texts[next++] as string) : JSON.stringify(introspection[key] ?? null);
     return `${JSON.stringify(key)}:${value}`;
   });
-  return `{"data":{${parts.join(',')}}}`;
+  return { body: `{"data":{${parts.join(',')}}}`, cacheable: true };
 }

@@ -1,4 +1,3 @@
-import { isAddress, normalizeAddress } from '@mdq/chain/address';
 import {
   type Db,
   type Freshness,
@@ -13,7 +12,7 @@ import {
 import { readStateReadings, readStateWait } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
-import { type ReadCacheConfig, scopedTables, tablesAsked } from './read-cache-config';
+import { readCacheOf, scopedTables, tablesAsked } from './read-cache-config';
 
 /**
  * What a scope's resolution reads, as counters that announce its change: a pair's own counter
@@ -326,13 +325,16 @@ declare module 'fastify' {
  */
 export function registerFreshnessHeaders(app: FastifyInstance, source: ReadStateSource): void {
   app.addHook('preValidation', async (request) => {
-    const cached = request.routeOptions.config.readCache;
-    const selector = cached ? scopeSelectorOf(request, cached) : undefined;
-    if (selector) request.readScope = selectorKey(selector);
+    const cache = readCacheOf(request);
+    if (cache?.selector) request.readScope = selectorKey(cache.selector);
     const minVersion = minVersionOf(request);
-    const scoped = cached ? scopedTables(cached) : undefined;
-    const reading = cached
-      ? source.fresh(selector, minVersion, tablesAsked(cached, request.query), scoped)
+    const reading = cache
+      ? source.fresh(
+          cache.selector,
+          minVersion,
+          tablesAsked(cache.config, request.query),
+          scopedTables(cache.config),
+        )
       : source.recent(minVersion);
     const asked = performance.now();
     request.readState = await reading.catch(() => undefined);
@@ -370,52 +372,4 @@ function minVersionOf(request: FastifyRequest): number | undefined {
     );
   }
   return Number(value.trim());
-}
-
-/**
- * The wallet (its `address`) a wallet-scoped cached route is asked about, the collection a
- * collection-scoped one is, or the lootbox (its `lootboxId`, else its pair) a lootbox-scoped one
- * is, read before validation (where the reading is taken) the way the handler will see it:
- * addresses in the long form the address hook gives them. `collectionId`, where the route takes it
- * (`collection.byId`), comes first, as the routes resolve it; else the (creator, collection) pair.
- * Absent or malformed: none (the route keys on its tables' global counters, or fails validation
- * and is not cached).
- */
-function scopeSelectorOf(request: FastifyRequest, config: ReadCacheConfig): ScopeSelector | undefined {
-  const query = request.query as Record<string, unknown> | undefined;
-  if (config.wallet) {
-    const address = query?.['address'];
-    return typeof address === 'string' && isAddress(address)
-      ? { wallet: normalizeAddress(address) }
-      : undefined;
-  }
-  if (config.lootbox) {
-    // The id as validation will read it: digits only (else the route keys on the global counters).
-    const id = query?.['lootboxId'];
-    if (id !== undefined) {
-      return typeof id === 'string' && /^(0|[1-9][0-9]{0,15})$/.test(id) && Number.isSafeInteger(Number(id))
-        ? { lootbox: { id: Number(id) } }
-        : undefined;
-    }
-    const pair = pairOf(query);
-    return pair ? { lootbox: pair } : undefined;
-  }
-  if (!config.collection) return undefined;
-  if (config.collection.byToken) {
-    const token = query?.['tokenId'];
-    return typeof token === 'string' && isAddress(token) ? { token: normalizeAddress(token) } : undefined;
-  }
-  const id = query?.['collectionId'];
-  if (config.collection.byId && id !== undefined) {
-    return typeof id === 'string' && isAddress(id) ? { id: normalizeAddress(id) } : undefined;
-  }
-  return pairOf(query);
-}
-
-/** The (creator, collection) query pair, the creator in the long form the address hook gives it. */
-function pairOf(query: Record<string, unknown> | undefined): { creator: string; name: string } | undefined {
-  const creator = query?.['creator'];
-  const name = query?.['collection'];
-  if (typeof creator !== 'string' || typeof name !== 'string' || !isAddress(creator)) return undefined;
-  return { creator: normalizeAddress(creator), name };
 }

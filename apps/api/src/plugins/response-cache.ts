@@ -1,28 +1,22 @@
 import { createHash } from 'node:crypto';
 import { DEFAULTS } from '@mdq/config';
-import {
-  COLLECTION_VERSIONED_TABLES,
-  LOOTBOX_VERSIONED_TABLES,
-  type ReadState,
-  WALLET_VERSIONED_TABLES,
-} from '@mdq/db';
+import type { ReadState } from '@mdq/db';
 import { responseCacheAnswers, responseCacheEvictions } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ReadStateSource } from './freshness';
-import { type ReadCacheConfig, scopedTables, tablesAsked } from './read-cache-config';
+import {
+  checkReadCacheConfig,
+  type ReadCacheConfig,
+  type RequestReadCache,
+  readCacheOf,
+  scopedTables,
+  tablesAsked,
+} from './read-cache-config';
 
 export type { ReadCacheConfig };
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /**
-     * Cache the route's 200 bodies per URL under the write counters of the tables it reads. Only
-     * for routes whose answer is a function of the stored data alone; a route whose answer also
-     * moves with the clock sets `request.cacheUntil`.
-     */
-    readCache?: ReadCacheConfig;
-  }
   interface FastifyRequest {
     /** Epoch ms after which this response is no longer true even at the same read version. */
     cacheUntil?: number;
@@ -31,6 +25,8 @@ declare module 'fastify' {
     cacheKey?: string;
     /** Set on the request that computes a miss others wait for: settled with its answer. */
     cacheLeader?: (entry: Entry | null) => void;
+    /** Set by a handler whose answer does not hold at its key (a timeout): sent, not kept. */
+    cacheSkip?: boolean;
   }
 }
 
@@ -65,35 +61,6 @@ export interface ResponseCacheOptions {
 
 /** Header on every answer of a cached route: `hit` (stored or shared body) or `miss` (the route ran). */
 const CACHE_HEADER = 'x-mdq-cache';
-
-const SCOPED = {
-  collection: new Set<string>(COLLECTION_VERSIONED_TABLES),
-  wallet: new Set<string>(WALLET_VERSIONED_TABLES),
-  lootbox: new Set<string>(LOOTBOX_VERSIONED_TABLES),
-};
-
-/** A route's declaration, checked when it is registered: a wrong one would serve stale answers. */
-function checkReadCacheConfig(url: string, config: ReadCacheConfig): void {
-  if (config.tables.length === 0) throw new Error(`${url}: readCache names no table`);
-  if ([config.collection, config.wallet, config.lootbox].filter(Boolean).length > 1) {
-    throw new Error(`${url}: readCache names two scopes`);
-  }
-  if (config.collection?.byId && config.collection.byToken) {
-    throw new Error(`${url}: readCache.collection is asked by id or by token, not both`);
-  }
-  for (const table of config.optional?.tables ?? []) {
-    if (!config.tables.includes(table) || scopedTables(config)?.includes(table)) {
-      throw new Error(`${url}: readCache.optional names ${table}, not an unscoped table it reads`);
-    }
-  }
-  for (const scope of ['collection', 'wallet', 'lootbox'] as const) {
-    for (const table of config[scope]?.tables ?? []) {
-      if (!SCOPED[scope].has(table) || !(config.tables as readonly string[]).includes(table)) {
-        throw new Error(`${url}: readCache.${scope} names ${table}, not a ${scope}-versioned table it reads`);
-      }
-    }
-  }
-}
 
 /**
  * The key of `config`'s answers at `state`: the counter of each table the request reads (`tables`,
@@ -179,18 +146,18 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   const lookup = (
     request: FastifyRequest,
     reply: FastifyReply,
-    config: ReadCacheConfig,
+    { config, id }: RequestReadCache,
     state: ReadState,
     done: (error?: Error) => void,
   ): void => {
     // The pair the freshness hook's reading resolved; a reading taken here resolved none.
     const key = cacheKeyOf(state, config, tablesAsked(config, request.query), request.readScope);
-    const entry = cache.get(request.url);
+    const entry = cache.get(id);
     if (entry && entry.key === key && options.now().getTime() < entry.until) {
       send(request, reply, entry);
       return;
     }
-    const flight = `${request.url}\n${key}`;
+    const flight = `${id}\n${key}`;
     const running = computing.get(flight);
     if (running) {
       // The same answer is being computed: take it, or run the route when the first did not get one.
@@ -220,23 +187,22 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   // Callback hooks: a hit is the API's cheapest answer, and an async hook costs a promise each.
   // After the address hook (registered first): the pair is read in the form the reading resolved.
   app.addHook('preHandler', (request, reply, done) => {
-    const config = request.routeOptions.config.readCache;
-    if (!config) return done();
+    const readCache = readCacheOf(request);
+    if (!readCache) return done();
     // Taken by the freshness hook before validation; a scope without that hook reads its own.
-    if (request.readState) return lookup(request, reply, config, request.readState, done);
+    if (request.readState) return lookup(request, reply, readCache, request.readState, done);
     options.source.fresh().then((state) => {
       request.readState = state;
-      lookup(request, reply, config, state, done);
+      lookup(request, reply, readCache, state, done);
     }, done);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.routeOptions.config.readCache || request.cacheHit || request.cacheKey === undefined) {
-      return done(null, payload);
-    }
+    const readCache = request.readCache;
+    if (!readCache || request.cacheHit || request.cacheKey === undefined) return done(null, payload);
     reply.header(CACHE_HEADER, 'miss');
     responseCacheAnswers.inc({ route: request.routeOptions.url ?? 'unmatched', result: 'miss' });
-    if (reply.statusCode !== 200 || typeof payload !== 'string') {
+    if (reply.statusCode !== 200 || typeof payload !== 'string' || request.cacheSkip) {
       request.cacheLeader?.(null);
       return done(null, payload);
     }
@@ -248,7 +214,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
       etag,
       until: request.cacheUntil ?? Number.POSITIVE_INFINITY,
     };
-    cache.set(request.url, entry);
+    cache.set(readCache.id, entry);
     request.cacheLeader?.(entry);
     done(null, payload);
   });

@@ -1,7 +1,13 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { answerGraphql, type GraphqlRequest } from '../../graphql/execute';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { type GraphqlRequest, type PreparedGraphql, prepareGraphql, runGraphql } from '../../graphql/execute';
 import { buildIndexerSchema } from '../../graphql/schema';
 import { ApiError } from '../../plugins/errors';
+import {
+  checkReadCacheConfig,
+  type ReadCacheConfig,
+  type RequestReadCache,
+} from '../../plugins/read-cache-config';
 import type { RouteDeps } from '../deps';
 
 /** One schema per process: built once from the table descriptions, shared by both path forms. */
@@ -36,27 +42,89 @@ function requestOf(input: unknown, from: 'body' | 'query'): GraphqlRequest {
   };
 }
 
+/** A request's preparation and read cache, kept by its text: clients send the same few again and again. */
+interface Prepared {
+  prepared: PreparedGraphql;
+  cache: Omit<RequestReadCache, 'id'> | undefined;
+}
+
+/** Requests longer than this (query, variables and name) are prepared each time, not kept. */
+const MAX_KEPT_REQUEST = 16_384;
+
+/**
+ * What a prepared request's answer is cached under (RequestReadCache): the counters of the tables
+ * its statement reads (operationReads), those of one collection or wallet keyed on that scope's.
+ * An operation that runs no SQL (an error, introspection alone) is not cached: it costs no query.
+ */
+function readCacheOfPrepared(prepared: PreparedGraphql): Prepared['cache'] {
+  if (prepared.kind !== 'plan' || prepared.fields.length === 0) return undefined;
+  const { tables, scope } = prepared.reads;
+  const config: ReadCacheConfig = {
+    tables: tables as ReadCacheConfig['tables'],
+    ...(scope?.kind === 'wallet' && {
+      wallet: { tables: scope.tables as NonNullable<ReadCacheConfig['wallet']>['tables'] },
+    }),
+    ...(scope?.kind === 'collection' && {
+      collection: { tables: scope.tables as NonNullable<ReadCacheConfig['collection']>['tables'] },
+    }),
+  };
+  // What the static routes' declarations get at registration: a wrong one would serve stale answers.
+  checkReadCacheConfig('/v1/graphql', config);
+  return { config, selector: scope?.selector };
+}
+
 /**
  * The Aptos Indexer API's NFT tables as its Hasura GraphQL serves them (`/v1/graphql`, POST with a
  * JSON body or GET with `query` / `variables` / `operationName`), behind the API key, the rate limit
  * and the metrics of every keyed route. GraphQL errors (including every cap) answer 200 with
- * `errors`, as Hasura does; a malformed HTTP request answers 400.
+ * `errors`, as Hasura does; a malformed HTTP request answers 400. Answers are cached as the pages'
+ * are, each request's under the tables its statement reads (`readCacheOf`), so a block that wrote
+ * none of them leaves it cached; both methods share an answer.
  */
 export async function graphqlRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   shared ??= buildIndexerSchema();
   const indexer = shared;
   const { db, limits } = deps.graphql;
-  const send = async (reply: FastifyReply, request: GraphqlRequest) => {
-    const body = await answerGraphql(db, indexer, request, limits);
-    return reply.type('application/json; charset=utf-8').send(body);
+  const kept = new LRUCache<string, Prepared>({ max: 4096 });
+  const preparedOf = (request: FastifyRequest): Prepared & { id: string } => {
+    if (request.graphql) return request.graphql;
+    const body = requestOf(
+      request.method === 'GET' ? request.query : request.body,
+      request.method === 'GET' ? 'query' : 'body',
+    );
+    const id = `${request.routeOptions.url}\n${body.operationName ?? ''}\n${JSON.stringify(body.variables)}\n${body.query}`;
+    let entry = kept.get(id);
+    if (!entry) {
+      const prepared = prepareGraphql(indexer, body, limits);
+      entry = { prepared, cache: readCacheOfPrepared(prepared) };
+      if (id.length <= MAX_KEPT_REQUEST) kept.set(id, entry);
+    }
+    request.graphql = { ...entry, id };
+    return request.graphql;
+  };
+  const readCacheOf = (request: FastifyRequest): RequestReadCache | undefined => {
+    let prepared: Prepared & { id: string };
+    try {
+      prepared = preparedOf(request);
+    } catch {
+      return undefined; // a malformed request: the handler answers its 400
+    }
+    return prepared.cache && { ...prepared.cache, id: prepared.id };
+  };
+  const send = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { prepared } = preparedOf(request);
+    const result = await runGraphql(db, indexer, prepared, limits);
+    if (!result.cacheable) request.cacheSkip = true;
+    return reply.type('application/json; charset=utf-8').send(result.body);
   };
   // Read-only (no mutations are served), so a browser dApp's publishable key may POST here too.
-  app.post(
-    '/v1/graphql',
-    { schema: { hide: true }, config: { publishableKey: true } },
-    async (request, reply) => send(reply, requestOf(request.body, 'body')),
-  );
-  app.get('/v1/graphql', { schema: { hide: true } }, async (request, reply) =>
-    send(reply, requestOf(request.query, 'query')),
-  );
+  app.post('/v1/graphql', { schema: { hide: true }, config: { publishableKey: true, readCacheOf } }, send);
+  app.get('/v1/graphql', { schema: { hide: true }, config: { readCacheOf } }, send);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The GraphQL request prepared once, for its read cache and its handler. */
+    graphql?: Prepared & { id: string };
+  }
 }

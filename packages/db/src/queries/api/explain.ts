@@ -100,7 +100,8 @@ const PASS_THROUGH = new Set([
  * no projecting node above it says what is used of it (the plan's root, a sub plan's or init
  * plan's, below a subquery scan or an append): there it is what the statement hands on.
  * Conservative: an alias shared with another relation counts for both, and so does a column name
- * left unqualified (as EXPLAIN prints a one-relation statement's).
+ * left unqualified (as EXPLAIN prints a one-relation statement's); a name in a string constant does
+ * not count.
  */
 export function columnsRead(plan: PlanNode, relation: string, columns: readonly string[]): string[] {
   const aliases = new Set<string>();
@@ -121,7 +122,8 @@ export function columnsRead(plan: PlanNode, relation: string, columns: readonly 
     for (const child of node.Plans ?? []) visit(child, node);
   };
   visit(plan, undefined);
-  const text = texts.join('\n');
+  // String constants are no column: a JSON key named as a column ('last_transaction_version'::text) read none.
+  const text = texts.join('\n').replace(/'(?:[^']|'')*'/g, "''");
   const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   if (aliases.size === 0) return [];
   // EXPLAIN leaves a column unqualified when the statement reads one relation: a bare name counts too.

@@ -1,3 +1,4 @@
 export * from './compile';
 export * from './pool';
+export * from './reads';
 export * from './tables';
