@@ -319,9 +319,12 @@ describe('listenForReadVersions', () => {
     const signal = listenForReadVersions(test.url);
     const { heard, raw } = await listenBeside(test.url);
     const marker = async (name: string) => {
+      // Taken after the signal's connect: the connect counts as a change to everything, so a
+      // generation before it would find the marker 'heard' before the signal heard it.
+      const sent = signal.generation;
       await sql`SELECT pg_notify('mdq_read_versions', ${name})`.execute(test.db);
       // The signal's connection too: what it heard before the marker is all there was.
-      await until(name, () => heard.includes(name) && signal.changedSince(0, [name]));
+      await until(name, () => heard.includes(name) && signal.changedSince(sent, [name]));
       const at = heard.indexOf(name);
       const before = heard.slice(0, at);
       heard.splice(0, at + 1);
