@@ -85,14 +85,19 @@ export async function graphqlRoutes(app: FastifyInstance, deps: RouteDeps): Prom
   shared ??= buildIndexerSchema();
   const indexer = shared;
   const { db, limits } = deps.graphql;
-  const kept = new LRUCache<string, Prepared>({ max: 4096 });
+  // Bounded in bytes too: a request's text is up to MAX_KEPT_REQUEST, its plan a few kB (the caps
+  // bound its fields; a table reaches at most two others).
+  const kept = new LRUCache<string, Prepared>({
+    max: 4096,
+    maxSize: 32 * 1024 * 1024,
+    sizeCalculation: (_entry, id) => id.length + 4096,
+  });
   const preparedOf = (request: FastifyRequest): Prepared & { id: string } => {
     if (request.graphql) return request.graphql;
-    const body = requestOf(
-      request.method === 'GET' ? request.query : request.body,
-      request.method === 'GET' ? 'query' : 'body',
-    );
-    const id = `${request.routeOptions.url}\n${body.operationName ?? ''}\n${JSON.stringify(body.variables)}\n${body.query}`;
+    // GET (and its HEAD) carry the request in the query string, POST in the body.
+    const fromQuery = request.method !== 'POST';
+    const body = requestOf(fromQuery ? request.query : request.body, fromQuery ? 'query' : 'body');
+    const id = `${request.routeOptions.url}\n${JSON.stringify(body.operationName)}\n${JSON.stringify(body.variables)}\n${body.query}`;
     let entry = kept.get(id);
     if (!entry) {
       const prepared = prepareGraphql(indexer, body, limits);
