@@ -248,3 +248,81 @@ describe('/v1/graphql answers keyed by what each statement reads', () => {
     ]);
   });
 });
+
+/** Polls `done` every 10 ms until it holds; fails after 10 s. */
+async function until(what: string, done: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1_000; i++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`waited 10 s for ${what}`);
+}
+
+describe('/v1/graphql answers with the read state pushed (LISTEN)', () => {
+  let h: ApiHarness;
+  /** The readings the API's read-state source has sent (`mdq_api_read_state_readings_total`). */
+  const readings = async () =>
+    Number(
+      /^mdq_api_read_state_readings_total (\d+)/m.exec((await h.app.inject({ url: '/metrics' })).body)?.[1] ??
+        Number.NaN,
+    );
+  const version = async () => {
+    const { rows } = await sql<{ v: string }>`
+      SELECT max(last_version)::text AS v FROM indexer_checkpoints`.execute(h.test.db);
+    return Number(rows[0]?.v);
+  };
+  /** Until an answer carries the checkpoint at `at` (notifications arrive in commit order). */
+  const heard = (at: number) =>
+    until(`block ${at}`, async () => {
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/local/v1/graphql',
+        headers: { 'x-api-key': h.key },
+        payload: QUERIES.collection('Cats'),
+      });
+      return response.headers['x-mdq-indexed-version'] === String(at);
+    });
+
+  beforeAll(async () => {
+    // Readings trusted for a minute: only a notification retires one here.
+    h = await createHarness({ pushedMaxStaleMs: 60_000 });
+    await seedCachedRoutes(h);
+    await h.fx.collection({ id: DOGS, creator: CREATOR, name: 'Dogs' });
+    await h.fx.token({ id: DOG, collectionId: DOGS, creator: CREATOR, collection: 'Dogs', name: 'Dog #1' });
+    await h.fx.ownership({ tokenId: DOG, owner: OTHER, collectionId: DOGS });
+    await until('LISTEN', async () => h.app.readState.pushing);
+  });
+  afterAll(() => h?.close());
+
+  it("a block in the Cats leaves the Dog's and OTHER's answers hits with no reading, and the Cat's shows it", async () => {
+    const standing = [QUERIES.token(DOG), QUERIES.activity(DOG), QUERIES.owned(OTHER), QUERIES.count(OTHER)];
+    const before = new Map<Body, string>();
+    for (const body of [...standing, QUERIES.activity(TOKEN)]) before.set(body, (await ask(h, body)).body);
+    // The block: the Cat moves from OWNER to BUYER, then the checkpoint.
+    const at = (await version()) + 1;
+    await h.test.db.transaction().execute(async (trx) => {
+      const fx = new Fixtures(trx);
+      await fx.tokenActivity({
+        version: at,
+        kind: 'transfer',
+        tokenId: TOKEN,
+        collectionId: null,
+        from: OWNER,
+        to: BUYER,
+      });
+      await trx.updateTable('indexer_checkpoints').set({ last_version: at }).execute();
+    });
+    await heard(at);
+    const sent = await readings();
+    for (const body of standing) {
+      const again = await ask(h, body);
+      expect(again.state, body.query.split('(')[0]).toBe('hit');
+      expect(again.body).toBe(before.get(body));
+    }
+    expect(await readings()).toBe(sent);
+    // The Cat's activity, stored without its collection, counts for its token's: it changed.
+    const cat = await ask(h, QUERIES.activity(TOKEN));
+    expect(cat.state).toBe('miss');
+    expect(cat.body).toContain(`"transaction_version" : ${at}`);
+  });
+});
