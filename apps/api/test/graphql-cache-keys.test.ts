@@ -1,6 +1,7 @@
 import { sql } from '@mdq/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREATOR, OWNER, seedCachedRoutes, TOKEN } from './support/cached-routes';
+import { until } from './support/feed-consumers';
 import { type ApiHarness, addr, createHarness, Fixtures } from './support/fixtures';
 
 /*
@@ -248,15 +249,6 @@ describe('/v1/graphql answers keyed by what each statement reads', () => {
     ]);
   });
 });
-
-/** Polls `done` every 10 ms until it holds; fails after 10 s. */
-async function until(what: string, done: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 1_000; i++) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`waited 10 s for ${what}`);
-}
 
 describe('/v1/graphql answers with the read state pushed (LISTEN)', () => {
   let h: ApiHarness;

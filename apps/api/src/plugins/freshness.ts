@@ -12,7 +12,7 @@ import {
 import { readStateReadings, readStateWait } from '@mdq/telemetry';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
-import { readCacheOf, scopedTables, tablesAsked } from './read-cache-config';
+import { requestReadCache, scopedTables, tablesAsked } from './read-cache-config';
 
 /**
  * What a scope's resolution reads, as counters that announce its change: a pair's own counter
@@ -325,7 +325,7 @@ declare module 'fastify' {
  */
 export function registerFreshnessHeaders(app: FastifyInstance, source: ReadStateSource): void {
   app.addHook('preValidation', async (request) => {
-    const cache = readCacheOf(request);
+    const cache = requestReadCache(request);
     if (cache?.selector) request.readScope = selectorKey(cache.selector);
     const minVersion = minVersionOf(request);
     const reading = cache

@@ -27,7 +27,7 @@ declare module 'fastify' {
     readCacheOf?: (request: FastifyRequest) => RequestReadCache | undefined;
   }
   interface FastifyRequest {
-    /** readCacheOf's answer for this request (null: not cached), once asked. */
+    /** requestReadCache's answer for this request (null: not cached), once asked. */
     readCache?: RequestReadCache | null;
   }
 }
@@ -193,7 +193,7 @@ export interface RequestReadCache {
  * The read cache of `request`, worked out once: a route's `readCache` with the scope the query
  * names, or its `readCacheOf` for the request.
  */
-export function readCacheOf(request: FastifyRequest): RequestReadCache | undefined {
+export function requestReadCache(request: FastifyRequest): RequestReadCache | undefined {
   if (request.readCache !== undefined) return request.readCache ?? undefined;
   const { readCache: config, readCacheOf: perRequest } = request.routeOptions.config;
   const cache = config

@@ -9,7 +9,7 @@ import {
   checkReadCacheConfig,
   type ReadCacheConfig,
   type RequestReadCache,
-  readCacheOf,
+  requestReadCache,
   scopedTables,
   tablesAsked,
 } from './read-cache-config';
@@ -187,7 +187,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   // Callback hooks: a hit is the API's cheapest answer, and an async hook costs a promise each.
   // After the address hook (registered first): the pair is read in the form the reading resolved.
   app.addHook('preHandler', (request, reply, done) => {
-    const readCache = readCacheOf(request);
+    const readCache = requestReadCache(request);
     if (!readCache) return done();
     // Taken by the freshness hook before validation; a scope without that hook reads its own.
     if (request.readState) return lookup(request, reply, readCache, request.readState, done);

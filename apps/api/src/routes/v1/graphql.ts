@@ -48,6 +48,9 @@ interface Prepared {
   cache: Omit<RequestReadCache, 'id'> | undefined;
 }
 
+/** A prepared request with its text (`id`: the route, operation name, variables and query). */
+type Kept = Prepared & { id: string };
+
 /** Requests longer than this (query, variables and name) are prepared each time, not kept. */
 const MAX_KEPT_REQUEST = 16_384;
 
@@ -92,7 +95,7 @@ export async function graphqlRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     maxSize: 32 * 1024 * 1024,
     sizeCalculation: (_entry, id) => id.length + 4096,
   });
-  const preparedOf = (request: FastifyRequest): Prepared & { id: string } => {
+  const preparedOf = (request: FastifyRequest): Kept => {
     if (request.graphql) return request.graphql;
     // GET (and its HEAD) carry the request in the query string, POST in the body.
     const fromQuery = request.method !== 'POST';
@@ -108,7 +111,7 @@ export async function graphqlRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     return request.graphql;
   };
   const readCacheOf = (request: FastifyRequest): RequestReadCache | undefined => {
-    let prepared: Prepared & { id: string };
+    let prepared: Kept;
     try {
       prepared = preparedOf(request);
     } catch {
@@ -130,6 +133,6 @@ export async function graphqlRoutes(app: FastifyInstance, deps: RouteDeps): Prom
 declare module 'fastify' {
   interface FastifyRequest {
     /** The GraphQL request prepared once, for its read cache and its handler. */
-    graphql?: Prepared & { id: string };
+    graphql?: Kept;
   }
 }
