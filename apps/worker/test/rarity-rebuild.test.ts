@@ -78,6 +78,21 @@ const readVersion = async () =>
     ).rows[0]?.v,
   );
 
+/**
+ * The kept ranked totals (collection_rarity_totals, which the bulk-filled table's triggers never
+ * saw: the rebuild recounts them) against the rows counted.
+ */
+const totalsHold = async () => {
+  const { rows: kept } = await sql<{ id: string; n: number }>`
+    SELECT collection_id AS id, ranked AS n FROM collection_rarity_totals WHERE ranked <> 0 ORDER BY 1`.execute(
+    db,
+  );
+  const { rows: counted } = await sql<{ id: string; n: number }>`
+    SELECT collection_id AS id, count(*)::int AS n FROM token_rarity GROUP BY 1 ORDER BY 1`.execute(db);
+  expect(kept).toEqual(counted);
+  return Object.fromEntries(kept.map((r) => [r.id, r.n]));
+};
+
 /** A collection's own token_rarity counter (read_collection_versions): what its cached pages key by. */
 const collectionVersion = async (id: string) =>
   Number(
@@ -94,6 +109,7 @@ describe('OpenRarity full recompute, rebuilt in bulk', () => {
     expect(await computeAllRarity(db, now)).toBe(9);
     expect(await tableOid()).not.toBe(oid);
     expect(await shape()).toEqual(before);
+    expect(await totalsHold()).toEqual({ [A]: 3, [B]: 6 });
     expect(await readVersion()).toBeGreaterThan(version);
     const at = now.getTime();
     expect(await rows()).toEqual([
@@ -145,6 +161,7 @@ describe('OpenRarity full recompute, rebuilt in bulk', () => {
     const oid = await tableOid();
     expect(await computeAllRarity(db, later)).toBe(5);
     expect(await tableOid()).not.toBe(oid);
+    expect(await totalsHold()).toEqual({ [A]: 3, [B]: 5 });
     expect((await rows()).filter(([id]) => String(id).startsWith('B-'))).toEqual([
       ['B-q', 2, later.getTime()],
       ['B-r', 2, later.getTime()],
@@ -160,6 +177,7 @@ describe('OpenRarity full recompute, rebuilt in bulk', () => {
     await sql`UPDATE token_attributes SET value = 'x' WHERE token_data_id = 'A-c'`.execute(db);
     expect(await computeAllRarity(db, third)).toBe(3);
     expect(await tableOid()).toBe(kept);
+    expect(await totalsHold()).toEqual({ [A]: 3, [B]: 5 });
     expect((await rows()).filter(([id]) => String(id).startsWith('A-'))).toEqual([
       ['A-a', 2, third.getTime()],
       ['A-b', 1, third.getTime()],

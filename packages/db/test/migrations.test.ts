@@ -30,6 +30,7 @@ describe('migrations', () => {
         'collection_offers',
         'collection_ranking_changes',
         'collection_rarity_marks',
+        'collection_rarity_totals',
         'collection_snapshots',
         'collection_trait_totals',
         'collection_uri_cache',

@@ -107,10 +107,23 @@ describe('per-collection write counters (read_collection_versions)', () => {
               VALUES ('a1', 'A', 1, 1, 1, now()), ('a2', 'A', 1, 2, 1, now()), ('b1', 'B', 1, 1, 1, now())`.execute(
       t.db,
     );
-    expect(await counters()).toEqual({ 'A token_rarity': 1, 'B token_rarity': 1 });
+    // The rows' kept totals per collection (collection_rarity_totals) move with them, counted the same way.
+    expect(await counters()).toEqual({
+      'A token_rarity': 1,
+      'B token_rarity': 1,
+      'A collection_rarity_totals': 1,
+      'B collection_rarity_totals': 1,
+    });
     // A row moved from A to C: both change.
     await sql`UPDATE token_rarity SET collection_id = 'C' WHERE token_data_id = 'a2'`.execute(t.db);
-    expect(await counters()).toEqual({ 'A token_rarity': 2, 'B token_rarity': 1, 'C token_rarity': 1 });
+    expect(await counters()).toEqual({
+      'A token_rarity': 2,
+      'B token_rarity': 1,
+      'C token_rarity': 1,
+      'A collection_rarity_totals': 2,
+      'B collection_rarity_totals': 1,
+      'C collection_rarity_totals': 1,
+    });
     await sql`DELETE FROM token_rarity WHERE collection_id = 'B'`.execute(t.db);
     expect((await counters())['B token_rarity']).toBe(2);
     // A rolled-back write leaves no trace: the bump is the transaction's.
@@ -147,6 +160,7 @@ describe('per-collection write counters (read_collection_versions)', () => {
       collections: '1',
       'collections:identity': '1',
       token_rarity: '1',
+      collection_rarity_totals: '1',
     });
     expect(cats?.versions.get('0x2')).toEqual({ collections: '1', 'collections:identity': '1' });
     expect(state.scopes.get(pairKey({ creator: '0xc1', name: 'Nope' }))).toEqual({
@@ -174,7 +188,12 @@ describe('per-collection write counters (read_collection_versions)', () => {
     expect(both.scopes.get(selectorKey({ id: '0x1' }))).toEqual({
       ids: ['0x1'],
       pairVersion: '0',
-      versions: new Map([['0x1', { collections: '2', 'collections:identity': '1', token_rarity: '1' }]]),
+      versions: new Map([
+        [
+          '0x1',
+          { collections: '2', 'collections:identity': '1', token_rarity: '1', collection_rarity_totals: '1' },
+        ],
+      ]),
     });
     expect(both.scopes.get(selectorKey({ creator: '0xc1', name: 'Dogs' }))?.ids).toEqual(['0x3']);
   });
@@ -338,7 +357,15 @@ describe('listenForReadVersions', () => {
         test.db,
       );
       expect(new Set(await marker('m1'))).toEqual(
-        new Set(['token_rarity', 'token_rarity@A', 'token_rarity@B']),
+        new Set([
+          'token_rarity',
+          'token_rarity@A',
+          'token_rarity@B',
+          // Their kept totals, written by token_rarity's triggers in the same transaction.
+          'collection_rarity_totals',
+          'collection_rarity_totals@A',
+          'collection_rarity_totals@B',
+        ]),
       );
       const start = signal.generation;
       // A bid: its bidder's bucket, as a reading computes it.
@@ -357,11 +384,18 @@ describe('listenForReadVersions', () => {
       const many = signal.generation;
       await sql`INSERT INTO token_rarity (token_data_id, collection_id, score, rank, trait_count, computed_at)
                 SELECT 't' || g, 'C' || g, 1, 1, 1, now() FROM generate_series(1, 65) g`.execute(test.db);
-      expect(await marker('m3')).toEqual(['token_rarity', 'token_rarity@*']);
+      // The kept totals of the rows' collections too (collection_rarity_totals, by token_rarity's triggers).
+      const everyScope = [
+        'token_rarity',
+        'token_rarity@*',
+        'collection_rarity_totals',
+        'collection_rarity_totals@*',
+      ];
+      expect(await marker('m3')).toEqual(everyScope);
       expect(signal.scopeChangedSince(many, ['token_rarity'], ['anything'])).toBe(true);
       // TRUNCATE names no row: every scope.
       await sql`TRUNCATE token_rarity`.execute(test.db);
-      expect(await marker('m4')).toEqual(['token_rarity', 'token_rarity@*']);
+      expect(await marker('m4')).toEqual(everyScope);
     } finally {
       await raw.end();
       await signal.close();

@@ -82,8 +82,10 @@ export async function rarityRoutes(scope: FastifyInstance, { readDb: db }: Route
       },
       config: {
         readCache: {
-          tables: ['collections:identity', 'token_rarity', 'tokens'],
-          collection: { tables: ['collections:identity', 'token_rarity', 'tokens'] },
+          tables: ['collection_rarity_totals', 'collections:identity', 'token_rarity', 'tokens'],
+          collection: {
+            tables: ['collection_rarity_totals', 'collections:identity', 'token_rarity', 'tokens'],
+          },
         },
         cacheSeconds: 30,
       },

@@ -19,7 +19,7 @@ export interface Freshness {
 
 /**
  * The tables whose writes are also counted per collection (`read_collection_versions`, migrations
- * 2026-12-01T1000, 2026-12-05T1000, 2026-12-06T1000, 2026-12-08T1000, 2026-12-08T1100): a collection page may key its answer on its
+ * 2026-12-01T1000, 2026-12-05T1000, 2026-12-06T1000, 2026-12-08T1000, 2026-12-08T1100, 2026-12-16T1000): a collection page may key its answer on its
  * collection's counters of these.
  */
 export const COLLECTION_VERSIONED_TABLES = [
@@ -27,6 +27,7 @@ export const COLLECTION_VERSIONED_TABLES = [
   'collections:identity',
   'tokens',
   'token_rarity',
+  'collection_rarity_totals',
   'listings',
   'token_offers',
   'collection_offers',

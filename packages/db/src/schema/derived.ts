@@ -127,6 +127,12 @@ export interface CollectionRarityMarksTable {
   computed_from: number;
 }
 
+/** Per collection: its `token_rarity` rows, kept by the database (migration 2026-12-16T1000). */
+export interface CollectionRarityTotalsTable {
+  collection_id: string;
+  ranked: number;
+}
+
 export interface UserInventorySnapshotsTable {
   owner_address: string;
   snapshot_at: Timestamp;

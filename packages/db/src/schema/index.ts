@@ -11,6 +11,7 @@ import type {
   ActiveListingCountsTable,
   CollectionRankingChangesTable,
   CollectionRarityMarksTable,
+  CollectionRarityTotalsTable,
   CollectionSnapshotsTable,
   CollectionTraitTotalsTable,
   CollectionUriCacheTable,
@@ -80,6 +81,7 @@ export interface Database {
   token_name_stems: TokenNameStemsTable;
   collection_trait_totals: CollectionTraitTotalsTable;
   collection_rarity_marks: CollectionRarityMarksTable;
+  collection_rarity_totals: CollectionRarityTotalsTable;
   user_inventory_snapshots: UserInventorySnapshotsTable;
   collection_uri_cache: CollectionUriCacheTable;
   metadata_documents: MetadataDocumentsTable;

@@ -330,7 +330,10 @@ export function raritiesOfCollections(
           -- tokens by collection, and the page's cache key needs only its collections' counters.
           LEFT JOIN tokens t ON t.token_data_id = r.token_data_id AND t.collection_id = r.collection_id
          ORDER BY ${p.order}`,
-      count: sql`SELECT count(*)::int AS total FROM token_rarity r WHERE r.collection_id = ANY(${collectionIdArray(collections)})`,
+      // Kept by token_rarity's triggers (migration 2026-12-16T1000): a few rows, where counting the
+      // rarity rows read the whole collection's and, while the worker rewrote them, their dead versions.
+      count: sql`SELECT COALESCE(sum(t.ranked), 0)::int AS total FROM collection_rarity_totals t
+                  WHERE t.collection_id = ANY(${collectionIdArray(collections)})`,
       map: (r) => ({
         tokenId: r.token_data_id,
         tokenName: r.token_name,

@@ -66,6 +66,9 @@ export async function rebuildTokenRarity(trx: Db, ids: readonly string[], comput
   await sql`SELECT bump_collection_versions(${TABLE}, ${ids}::text[] || ARRAY(SELECT DISTINCT collection_id FROM rarity_ranked))`.execute(
     trx,
   );
+  // Nor the kept totals per collection (migration 2026-12-16T1000): recounted from the new table,
+  // only the collections whose count moved written.
+  await sql`SELECT rarity_totals_rebuild()`.execute(trx);
   // And the planner gets the new table's statistics.
   await sql.raw(`ANALYZE ${TABLE}`).execute(trx);
 }
