@@ -1,6 +1,5 @@
 import { AnnouncedChanges, sql } from '@mdq/db';
 import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
-import { readStateReadings } from '@mdq/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadStateSource } from '../src/plugins/freshness';
 import { scopedTables } from '../src/plugins/read-cache-config';
@@ -43,15 +42,10 @@ async function pushedHarness(): Promise<ApiHarness> {
   return h;
 }
 
-/** The readings `h`'s read-state source has sent (`mdq_api_read_state_readings_total`). */
-async function readingsOf(h: ApiHarness): Promise<number> {
-  const text = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
-  return Number(/^mdq_api_read_state_readings_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-}
-
 describe('read state pushed by LISTEN (x-mdq-cache hits without a database round trip)', () => {
   let h: ApiHarness;
-  const readings = () => readingsOf(h);
+  /** The readings `h`'s own read-state source has sent (not the process's metric, which every app's moves). */
+  const readings = () => h.app.readState.readings;
 
   beforeAll(async () => {
     h = await pushedHarness();
@@ -61,13 +55,13 @@ describe('read state pushed by LISTEN (x-mdq-cache hits without a database round
   it('answers hits without reading the counters, and a change retires them once it is announced', async () => {
     const before = new Map<string, string>();
     for (const url of CACHED) before.set(url, (await h.get(url)).body);
-    const sent = await readings();
+    const sent = readings();
     for (const url of CACHED) {
       const again = await h.get(url);
       expect(again.headers['x-mdq-cache'], url).toBe('hit');
       expect(again.body, url).toBe(before.get(url));
     }
-    expect(await readings()).toBe(sent);
+    expect(readings()).toBe(sent);
 
     // A committed batch is announced; until the API hears it an answer may be the old one (for
     // the notification's delivery time); once heard, every answer is the new one.
@@ -75,7 +69,7 @@ describe('read state pushed by LISTEN (x-mdq-cache hits without a database round
     const url = CACHED[0] as string; // /token-balances: the wallet's tokens, held or listed
     await until('the announcement', async () => (await h.get(url)).headers['x-mdq-indexed-version'] === '4');
     expect((await h.get(url)).body).not.toBe(before.get(url));
-    expect(await readings()).toBeGreaterThan(sent);
+    expect(readings()).toBeGreaterThan(sent);
   });
 
   it('x-mdq-min-version: a client that names the version it saw gets it at once, heard or not', async () => {
@@ -128,18 +122,19 @@ describe('read state pushed by LISTEN (x-mdq-cache hits without a database round
     await until('the announcement', async () => (await h.get(probe)).headers['x-mdq-cache'] === 'miss');
     // The others are hits with no reading: among them wallet and token pages whose scopes earlier
     // readings resolved, which a change to any table used to send back to the database.
-    const sent = await readings();
+    const sent = readings();
     for (const url of untouched) {
       const again = await h.get(url);
       expect(again.headers['x-mdq-cache'], url).toBe('hit');
     }
-    expect(await readings()).toBe(sent);
+    expect(readings()).toBe(sent);
   });
 });
 
 describe('read state pushed by LISTEN: scopes', () => {
   let h: ApiHarness;
-  const readings = () => readingsOf(h);
+  /** The readings `h`'s own read-state source has sent (not the process's metric, which every app's moves). */
+  const readings = () => h.app.readState.readings;
 
   beforeAll(async () => {
     // Its own dataset: the tests above delete rows the scoped pages need.
@@ -216,7 +211,7 @@ describe('read state pushed by LISTEN: scopes', () => {
     await h.test.db.updateTable('indexer_checkpoints').set({ last_version: version }).execute();
     // Heard once an answer carries the block's version: that one reading is the block's.
     await heard(version);
-    const sent = await readings();
+    const sent = readings();
     for (const url of pages) {
       const again = await h.get(url);
       expect(again.headers['x-mdq-cache'], url).toBe('hit');
@@ -225,12 +220,12 @@ describe('read state pushed by LISTEN: scopes', () => {
     }
     // No scope the sale did not name was read again (each was, after every block, when a commit
     // named its tables alone).
-    expect(await readings()).toBe(sent);
+    expect(readings()).toBe(sent);
     // The buyer's purchases did change: read again, and the sale is in them.
     const after = await h.get(buyerHistory);
     expect(after.headers['x-mdq-cache']).toBe('miss');
     expect(after.body).not.toBe(before.get(buyerHistory));
-    expect(await readings()).toBe(sent + 1);
+    expect(readings()).toBe(sent + 1);
   });
 });
 
@@ -269,31 +264,28 @@ describe('ReadStateSource with a signal', () => {
   it('requests queued behind a reading in flight take it, unless a change was announced since it was sent', async () => {
     const signal = new Announcer();
     const source = new ReadStateSource(test.db, 250, signal, 60_000);
-    const sent = async () => (await readStateReadings.get()).values.reduce((sum, v) => sum + v.value, 0);
-    const before = await sent();
+    const sent = () => source.readings;
+    const before = sent();
     const first = source.fresh();
     // Sent at the end of the turn: in flight now, so these two queue behind it.
     await new Promise((resolve) => setImmediate(resolve));
     const queued = [source.fresh(), source.fresh()];
     const answers = await Promise.all([first, ...queued]);
-    expect((await sent()) - before).toBe(1);
+    expect(sent() - before).toBe(1);
     expect(new Set(answers).size).toBe(1);
 
     // A change announced while a reading is in flight: the request queued after it sends its own
     // (the reading in flight may have been taken before the change).
     signal.announce('tokens');
-    const beforeSecond = await sent();
+    const beforeSecond = sent();
     const inFlight = source.fresh();
     await new Promise((resolve) => setImmediate(resolve));
     signal.announce('tokens');
     const after = source.fresh();
     const [a, b] = await Promise.all([inFlight, after]);
-    expect((await sent()) - beforeSecond).toBe(2);
+    expect(sent() - beforeSecond).toBe(2);
     expect(b).not.toBe(a);
   });
-
-  const sentReadings = async () =>
-    (await readStateReadings.get()).values.reduce((sum, v) => sum + v.value, 0);
 
   it('a reading stands for an answer whose tables no announced change named, and only for it', async () => {
     const signal = new Announcer();
@@ -306,15 +298,15 @@ describe('ReadStateSource with a signal', () => {
     // A worker's commit (no checkpoint) that wrote tokens, announced as the commit announces it.
     await sql`DELETE FROM tokens`.execute(test.db);
     signal.announce('tokens');
-    const before = await sentReadings();
+    const before = source.readings;
     // An answer that reads listings only: the reading stands.
     expect(await reading(['listings'])).toBe(first);
-    expect(await sentReadings()).toBe(before);
+    expect(source.readings).toBe(before);
     // One that reads tokens, or does not say what it reads: a new reading, which then stands for both.
     const second = await reading(['listings', 'tokens']);
     expect(second).not.toBe(first);
     expect(await reading(undefined)).toBe(second);
-    expect(await sentReadings()).toBe(before + 1);
+    expect(source.readings).toBe(before + 1);
     // A block (the checkpoint moves): a new reading for every answer, whose headers carry the version.
     const version = (first.freshness.indexedVersion ?? 0) + 1;
     await commitBatch(test.db, version);
@@ -324,7 +316,7 @@ describe('ReadStateSource with a signal', () => {
     await sql`DELETE FROM listings`.execute(test.db);
     signal.announce('');
     await read(['token_rarity']);
-    expect(await sentReadings()).toBe(before + 3);
+    expect(source.readings).toBe(before + 3);
   });
 
   it('keeps a scope an earlier reading resolved while nothing its answers read changed, then resolves it again', async () => {
@@ -334,7 +326,7 @@ describe('ReadStateSource with a signal', () => {
     const dog = { token: '0xd06' };
     const cat = { token: '0xca7' };
     await source.fresh(dog, undefined, tables);
-    const before = await sentReadings();
+    const before = source.readings;
     // Another token's page needs a reading of its own; a change to a table neither page reads
     // leaves the first token resolved by the first reading.
     const catState = await source.fresh(cat, undefined, tables);
@@ -342,11 +334,11 @@ describe('ReadStateSource with a signal', () => {
     signal.announce('marketplace_activities');
     const dogAgain = await source.fresh(dog, undefined, tables);
     expect(dogAgain.scopes.has('token=0xd06')).toBe(true);
-    expect(await sentReadings()).toBe(before + 1);
+    expect(source.readings).toBe(before + 1);
     // Tokens written (a token's collection is read from its row): both are resolved again.
     signal.announce('tokens');
     await source.fresh(dog, undefined, tables);
-    expect(await sentReadings()).toBe(before + 2);
+    expect(source.readings).toBe(before + 2);
     // A pair resolves by its own counter: a change to another pair's, or to tokens when the page
     // does not read tokens, leaves it resolved; a change to its own resolves it again.
     const pair = { creator: '0x1', name: 'Dogs' };
@@ -354,10 +346,10 @@ describe('ReadStateSource with a signal', () => {
     signal.announce('tokens');
     signal.announce('collections:name@0x1/Cats');
     await source.fresh(pair, undefined, ['listings']);
-    expect(await sentReadings()).toBe(before + 3);
+    expect(source.readings).toBe(before + 3);
     signal.announce('collections:name@0x1/Dogs');
     await source.fresh(pair, undefined, ['listings']);
-    expect(await sentReadings()).toBe(before + 4);
+    expect(source.readings).toBe(before + 4);
   });
 
   it("keys a scope's answers on its own counters: a change to another collection's leaves it resolved", async () => {
@@ -368,22 +360,22 @@ describe('ReadStateSource with a signal', () => {
     const scoped = ['listings'];
     const cats = { id: '0xca75' };
     await source.fresh(cats, undefined, tables, scoped);
-    const before = await sentReadings();
+    const before = source.readings;
     // A listing in another collection: the page stands on the reading it has.
     signal.announce('listings@0xd065');
     await source.fresh(cats, undefined, tables, scoped);
-    expect(await sentReadings()).toBe(before);
+    expect(source.readings).toBe(before);
     // An answer that keys listings on the table's counter reads again: a scope's change is its table's.
     await source.fresh(undefined, undefined, ['listings']);
-    expect(await sentReadings()).toBe(before + 1);
+    expect(source.readings).toBe(before + 1);
     // Its own collection's listings, every collection's (TRUNCATE, a backfill), or a table it keys on
     // the table's counter: read again, each.
     for (const [i, change] of ['listings@0xca75', 'listings@*', 'tokens'].entries()) {
       signal.announce(change);
       await source.fresh(cats, undefined, tables, scoped);
-      expect(await sentReadings(), change).toBe(before + 2 + i);
+      expect(source.readings, change).toBe(before + 2 + i);
       await source.fresh(cats, undefined, tables, scoped);
-      expect(await sentReadings(), change).toBe(before + 2 + i);
+      expect(source.readings, change).toBe(before + 2 + i);
     }
   });
 
@@ -397,15 +389,15 @@ describe('ReadStateSource with a signal', () => {
     // A block's reading (no scope): the pair's resolution is now older than the bound.
     signal.announce('indexer_checkpoints');
     await source.fresh(undefined, undefined, ['tokens']);
-    const before = await sentReadings();
+    const before = source.readings;
     // Heard up to now: it stands.
     signal.heardUpTo = Date.now();
     await ask();
-    expect(await sentReadings()).toBe(before);
+    expect(source.readings).toBe(before);
     // The heartbeat not heard back for longer than the bound: resolved again.
     signal.heardUpTo = Date.now() - 25;
     await ask();
-    expect(await sentReadings()).toBe(before + 1);
+    expect(source.readings).toBe(before + 1);
   });
 
   it('trusts a reading no longer than maxStaleMs, announced change or not', async () => {

@@ -120,6 +120,9 @@ export class ReadStateSource {
   private readonly scopes = new Map<string, ReadScope>();
   private readonly scopeReadings = new Map<string, { generation: number; at: number }>();
 
+  /** Readings this source has sent (the process's metric counts every source's). */
+  private sent = 0;
+
   constructor(
     private readonly db: Db,
     private readonly maxAgeMs = 250,
@@ -165,6 +168,7 @@ export class ReadStateSource {
         // Taken before the statement is sent: a change announced meanwhile makes this reading old.
         const generation = this.signal?.generation ?? -1;
         readStateReadings.inc();
+        this.sent += 1;
         const reading = readState(this.db, selectors);
         this.inFlight = reading;
         reading.then(
@@ -227,6 +231,11 @@ export class ReadStateSource {
       return Promise.resolve(this.last);
     }
     return this.fresh(undefined, minVersion);
+  }
+
+  /** The readings this source has sent: what its tests count (the metric is the process's). */
+  get readings(): number {
+    return this.sent;
   }
 
   /** True while changes are pushed (the signal listens): readings are sent per change, not per request. */
