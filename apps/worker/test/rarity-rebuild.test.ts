@@ -1,5 +1,5 @@
 import { type Db, sql } from '@mdq/db';
-import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { createTestDatabase, scopeVersion, type TestDatabase } from '@mdq/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAllRarity } from '../src/tasks/rarity';
 import { addr, insertCollection, insertToken, insertTraits } from './helpers';
@@ -94,14 +94,7 @@ const totalsHold = async () => {
 };
 
 /** A collection's own token_rarity counter (read_collection_versions): what its cached pages key by. */
-const collectionVersion = async (id: string) =>
-  Number(
-    (
-      await sql<{ v: string }>`
-        SELECT COALESCE(sum(version), 0)::text AS v FROM read_collection_versions
-         WHERE source = 'token_rarity' AND collection_id = ${id}`.execute(db)
-    ).rows[0]?.v,
-  );
+const collectionVersion = (id: string) => scopeVersion(db, 'token_rarity', id);
 
 describe('OpenRarity full recompute, rebuilt in bulk', () => {
   it('a first computation builds the table anew with the same indexes, key and triggers', async () => {

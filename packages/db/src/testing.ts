@@ -146,6 +146,17 @@ export async function stateFingerprint(db: Db): Promise<Record<string, string>> 
 }
 
 /**
+ * One scope's write counter of `source` (read_collection_versions, every backend's rows summed):
+ * what a cached page about that collection (or wallet bucket, lootbox) keys by.
+ */
+export async function scopeVersion(db: Db, source: string, scope: string): Promise<number> {
+  const { rows } = await sql<{ v: string }>`
+    SELECT COALESCE(sum(version), 0)::text AS v FROM read_collection_versions
+     WHERE source = ${source} AND collection_id = ${scope}`.execute(db);
+  return Number(rows[0]?.v);
+}
+
+/**
  * The rows where the trait counts the database keeps (trait_value_counts, collection_trait_totals)
  * differ from counting them afresh; empty when they are exact. A value or collection that no live
  * token has may be kept with 0 or not at all.

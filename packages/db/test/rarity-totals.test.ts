@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src';
-import { createTestDatabase, type TestDatabase } from '../src/testing';
+import { createTestDatabase, scopeVersion, type TestDatabase } from '../src/testing';
 
 /*
  * collection_rarity_totals holds each collection's token_rarity rows (migration 2026-12-16T1000),
@@ -42,14 +42,7 @@ const counted = async () =>
   );
 
 /** The totals table's own write counter for one collection (what a rarity page keys by). */
-const version = async (id: string) =>
-  Number(
-    (
-      await sql<{ v: string }>`
-        SELECT COALESCE(sum(version), 0)::text AS v FROM read_collection_versions
-         WHERE source = 'collection_rarity_totals' AND collection_id = ${id}`.execute(db)
-    ).rows[0]?.v,
-  );
+const version = (id: string) => scopeVersion(db, 'collection_rarity_totals', id);
 
 /** Upserts ranked rows as the worker's own recompute does (queries/worker/rarity.ts storeRarity). */
 const upsert = (rows: [token: string, collection: string][]) =>
@@ -74,22 +67,13 @@ describe('kept rarity totals', () => {
 
   it("stay as they were when the worker rewrites every row, and that collection's counter with them", async () => {
     const before = await version('A');
-    await upsert([
-      ['a1', 'A'],
-      ['a2', 'A'],
-      ['a3', 'A'],
-      ['a4', 'A'],
-    ]);
+    const rows: [string, string][] = ['a1', 'a2', 'a3', 'a4'].map((token) => [token, 'A']);
+    await upsert(rows);
     expect(await totals()).toEqual({ A: 4, B: 1 });
     const after = await version('A');
     expect(after).toBeGreaterThan(before);
     // The same rows again: every row updated, none added, so no total is written.
-    await upsert([
-      ['a1', 'A'],
-      ['a2', 'A'],
-      ['a3', 'A'],
-      ['a4', 'A'],
-    ]);
+    await upsert(rows);
     expect(await totals()).toEqual({ A: 4, B: 1 });
     expect(await version('A')).toBe(after);
   });
