@@ -12,14 +12,11 @@ import { createTestDatabase, scopeVersion, type TestDatabase } from '../src/test
  */
 let t: TestDatabase;
 let db: Db;
-
 beforeAll(async () => {
   t = await createTestDatabase();
   db = t.db;
 });
-afterAll(async () => {
-  await t?.drop();
-});
+afterAll(() => t?.drop());
 
 /** What the totals say, zero rows left out (a collection whose rows all went keeps one). */
 const totals = async () =>
