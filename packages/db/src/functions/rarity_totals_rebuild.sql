@@ -1,7 +1,8 @@
--- Recounts collection_rarity_totals from token_rarity: the migration's fill, after a TRUNCATE, and
--- after the rarity rebuild swapped a table in that its triggers never saw filled
--- (migration 2026-12-16T1000_rarity_totals, queries/worker/rarity-rebuild.ts). Rows whose count did
--- not change are not written: their collections' write counters stay where they were.
+-- Recounts collection_rarity_totals from token_rarity: the migration's fill, and after the rarity
+-- rebuild swapped in a table its triggers never saw filled (migration 2026-12-16T1000_rarity_totals,
+-- queries/worker/rarity-rebuild.ts; a TRUNCATE empties the totals by rarity_totals_on_truncate).
+-- Rows whose count did not change are not written: their collections' write counters stay where
+-- they were.
 CREATE OR REPLACE FUNCTION rarity_totals_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM collection_rarity_totals t
