@@ -47,6 +47,7 @@ import * as lootboxVersions from './migrations/2026-12-14T1000_lootbox_versions'
 import * as collectionIdentityVersions from './migrations/2026-12-14T1100_collection_identity_versions';
 import * as walletHoldingsVersions from './migrations/2026-12-15T1000_wallet_holdings_versions';
 import * as rarityTotals from './migrations/2026-12-16T1000_rarity_totals';
+import * as collectionHoldings from './migrations/2026-12-17T1000_collection_holdings';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -103,6 +104,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-14T1100_collection_identity_versions': collectionIdentityVersions,
   '2026-12-15T1000_wallet_holdings_versions': walletHoldingsVersions,
   '2026-12-16T1000_rarity_totals': rarityTotals,
+  '2026-12-17T1000_collection_holdings': collectionHoldings,
 };
 
 /** The migrations' names in the order they run. */

@@ -27,6 +27,7 @@ describe('migrations', () => {
         'chain_tip',
         'collection_change_outbox',
         'collection_floor_changes',
+        'collection_holdings',
         'collection_offers',
         'collection_ranking_changes',
         'collection_rarity_marks',

@@ -168,14 +168,16 @@ async function freshnessOf(
 const SELECTOR_TABLES = ['collections:identity', 'lootboxes'] as const;
 /**
  * Sales, live floor and listed count, holders (ownerships + listing sellers, burned tokens left
- * out), best collection offer, supply, and the floor at the window's start (the recorded floor
- * changes, else rebuilt from the listings' events, burns left out).
+ * out), the ten largest holdings (kept per holder), best collection offer, supply, and the floor at
+ * the window's start (the recorded floor changes, else rebuilt from the listings' events, burns
+ * left out).
  */
 const STATS_TABLES = [
   // The live supply and the owner count too: every write to the collection.
   'collections',
   ...SELECTOR_TABLES,
   'collection_floor_changes',
+  'collection_holdings',
   'collection_offers',
   'collection_trait_totals',
   'listings',

@@ -19,7 +19,7 @@ export interface Freshness {
 
 /**
  * The tables whose writes are also counted per collection (`read_collection_versions`, migrations
- * 2026-12-01T1000, 2026-12-05T1000, 2026-12-06T1000, 2026-12-08T1000, 2026-12-08T1100, 2026-12-16T1000): a collection page may key its answer on its
+ * 2026-12-01T1000, 2026-12-05T1000, 2026-12-06T1000, 2026-12-08T1000, 2026-12-08T1100, 2026-12-16T1000, 2026-12-17T1000): a collection page may key its answer on its
  * collection's counters of these.
  */
 export const COLLECTION_VERSIONED_TABLES = [
@@ -28,6 +28,7 @@ export const COLLECTION_VERSIONED_TABLES = [
   'tokens',
   'token_rarity',
   'collection_rarity_totals',
+  'collection_holdings',
   'listings',
   'token_offers',
   'collection_offers',

@@ -133,6 +133,13 @@ export interface CollectionRarityTotalsTable {
   ranked: number;
 }
 
+/** Each holder's count of a collection's tokens (migration 2026-12-17T1000, kept by triggers). */
+export interface CollectionHoldingsTable {
+  collection_id: string;
+  holder: string;
+  held: number;
+}
+
 export interface UserInventorySnapshotsTable {
   owner_address: string;
   snapshot_at: Timestamp;

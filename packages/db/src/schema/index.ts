@@ -9,6 +9,7 @@ import type {
 } from './chain';
 import type {
   ActiveListingCountsTable,
+  CollectionHoldingsTable,
   CollectionRankingChangesTable,
   CollectionRarityMarksTable,
   CollectionRarityTotalsTable,
@@ -82,6 +83,7 @@ export interface Database {
   collection_trait_totals: CollectionTraitTotalsTable;
   collection_rarity_marks: CollectionRarityMarksTable;
   collection_rarity_totals: CollectionRarityTotalsTable;
+  collection_holdings: CollectionHoldingsTable;
   user_inventory_snapshots: UserInventorySnapshotsTable;
   collection_uri_cache: CollectionUriCacheTable;
   metadata_documents: MetadataDocumentsTable;

@@ -93,31 +93,12 @@ export async function collectionStats(
         SELECT count(*)::int AS sales, COALESCE(sum(m.price), 0)::text AS volume
           FROM marketplace_activities m
          WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}'`)} AS flagged,
-      -- The (holder, token) pairs: each positive ownership once per token (a v1 token's later
-      -- property versions in the same wallet are the same token here), and each active listing's
-      -- seller for a token the seller holds no ownership of (escrowed), burned tokens left out by an
-      -- anti-join on the small burned index. Counted per holder without hashing every pair first,
-      -- which a UNION of the two sides did (81 ms to 52 ms for the 1M chain's largest collection);
-      -- the ownerships come index-only from ownerships_collection_holders (a bitmap read of their
-      -- pages took 240 ms). Only the ten largest holdings' sum is shown (top10HoldersShare).
+      -- The ten largest holdings (top10HoldersShare), kept per holder by the writers' triggers
+      -- (collection_holdings, migration 2026-12-17T1000): the first ten entries of an index, where
+      -- grouping the collection's every holding took 33-150 ms for the 1M chain's largest.
       (SELECT COALESCE(sum(top.held), 0)::int FROM (
-        SELECT count(*)::int AS held FROM (
-          SELECT o.owner_address AS holder, o.token_data_id FROM token_ownerships o
-           WHERE o.collection_id = ${collectionId} AND o.amount > 0
-             AND (o.property_version = 0 OR NOT EXISTS (
-                   SELECT 1 FROM token_ownerships p
-                    WHERE p.collection_id = ${collectionId} AND p.owner_address = o.owner_address
-                      AND p.token_data_id = o.token_data_id AND p.amount > 0 AND p.property_version < o.property_version))
-          UNION ALL
-          SELECT DISTINCT l.seller, l.token_data_id FROM listings l
-           WHERE l.collection_id = ${collectionId} AND l.status = 'active' AND l.seller IS NOT NULL
-             AND NOT EXISTS (SELECT 1 FROM token_ownerships o
-                              WHERE o.collection_id = ${collectionId} AND o.owner_address = l.seller
-                                AND o.token_data_id = l.token_data_id AND o.amount > 0)
-        ) h
-        WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_data_id = h.token_data_id AND t.is_burned
-                            AND t.collection_id = ${collectionId})
-        GROUP BY holder ORDER BY held DESC LIMIT 10) top) AS top_held,
+        SELECT h.held FROM collection_holdings h WHERE h.collection_id = ${collectionId}
+         ORDER BY h.held DESC LIMIT 10) top) AS top_held,
       (SELECT max(o.price)::text FROM collection_offers o
         WHERE o.collection_id = ${collectionId} AND o.status = 'active' AND o.remaining_amount > 0
           AND (o.expiration_time IS NULL OR o.expiration_time > ${unestimated(now)})
