@@ -167,14 +167,12 @@ async function freshnessOf(
  */
 const SELECTOR_TABLES = ['collections:identity', 'lootboxes'] as const;
 /**
- * Sales, live floor and listed count, holders (ownerships + listing sellers, burned tokens left
- * out), the ten largest holdings (kept per holder), best collection offer, supply, and the floor at
- * the window's start (the recorded floor changes, else rebuilt from the listings' events, burns
- * left out).
+ * Sales, live floor and listed count, holders and the ten largest holdings (kept per holder:
+ * ownerships + listing sellers, burned tokens left out), best collection offer, supply (the live
+ * tokens kept per collection), and the floor at the window's start (the recorded floor changes,
+ * else rebuilt from the listings' events, burns left out).
  */
 const STATS_TABLES = [
-  // The live supply and the owner count too: every write to the collection.
-  'collections',
   ...SELECTOR_TABLES,
   'collection_floor_changes',
   'collection_holdings',
@@ -183,7 +181,6 @@ const STATS_TABLES = [
   'listings',
   'marketplace_activities',
   'token_activities',
-  'token_ownerships',
   'tokens',
 ] as const;
 /** The buckets' sales and the hourly snapshots' floors. */

@@ -3,7 +3,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import { executePrepared, unestimated } from '../../prepared';
 import { isNativeCoin, isSale } from '../market-rules';
-import { loadHolderCounts } from '../worker/rankings';
+import { holderCount } from '../worker/rankings';
 import { loadCurrentFloors, loadExactFloorsAt } from '../worker/snapshots';
 import { jsonRow } from './json-columns';
 import { iso } from './pagination';
@@ -68,8 +68,8 @@ export async function collectionStats(
   // The figures that read this one collection through one index each are one prepared statement:
   // for most collections planning them cost a third of the answer (docs/PERFORMANCE.md), their plans
   // are the same for the largest collection and the smallest and for every window, and as subqueries
-  // of one statement they cost one round trip instead of six. The floors and holder counts, shared
-  // with the worker's many collections, are planned each time, after it.
+  // of one statement they cost one round trip instead of seven. The floors, shared with the
+  // worker's many collections, are planned each time, after it.
   const start = windowStart(window, now);
   const [row] = await executePrepared(
     db,
@@ -78,6 +78,7 @@ export async function collectionStats(
       creator_address: string;
       sales: { volume: string; sales: number; median: string | null; buyers: number; sellers: number };
       flagged: { sales: number; volume: string };
+      holders: number;
       top_held: number;
       offer: string | null;
       live: string;
@@ -96,6 +97,7 @@ export async function collectionStats(
       -- The ten largest holdings (top10HoldersShare), kept per holder by the writers' triggers
       -- (collection_holdings, migration 2026-12-17T1000): the first ten entries of an index, where
       -- grouping the collection's every holding took 33-150 ms for the 1M chain's largest.
+      ${holderCount(sql`${collectionId}`)} AS holders,
       (SELECT COALESCE(sum(top.held), 0)::int FROM (
         SELECT h.held FROM collection_holdings h WHERE h.collection_id = ${collectionId}
          ORDER BY h.held DESC LIMIT 10) top) AS top_held,
@@ -116,7 +118,6 @@ export async function collectionStats(
   const floors = await loadCurrentFloors(db, [collectionId]);
   // The floor at the exact instant the window starts, not the hourly snapshot before it.
   const floorsAt = start === null ? null : await loadExactFloorsAt(db, [collectionId], start);
-  const holders = await loadHolderCounts(db, [collectionId]);
   const s = row.sales;
   const count = s.sales;
   const volume = s.volume;
@@ -150,7 +151,7 @@ export async function collectionStats(
     bestCollectionOffer: row.offer,
     listedCount: listed,
     listedShare: ratio(listed, BigInt(supply)),
-    holders: holders.get(collectionId) ?? 0,
+    holders: row.holders,
     top10HoldersShare: ratio(row.top_held, BigInt(supply)),
     supply,
     minted: String(BigInt(supply) + BigInt(burned)),

@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../database';
 import { unnestInsert } from '../../ingest/bulk';
 import type { RankingName } from '../../schema/index';
 import { appendRankingChanges, rankingChanges } from '../feed/ranking-changes';
 import { isNativeCoin, isSale } from '../market-rules';
-import { notBurned } from './market-filters';
 
 export interface WindowSales {
   collectionId: string;
@@ -81,30 +80,26 @@ export async function loadWindowSales(
 }
 
 /**
- * Current holders per collection: distinct wallets with a positive balance, plus the sellers of
- * active listings, since a listing can hold its token in escrow and the token still belongs to
- * its seller for a marketplace's purposes. Burned tokens hold nothing.
+ * A collection's current holders: distinct wallets holding one of its tokens, a token listed by a
+ * seller holding none of it counting as the seller's (a listing can hold its token in escrow, and
+ * the token still belongs to its seller for a marketplace's purposes). Burned tokens hold nothing.
  *
- * The wallets with a balance are the collection's `owner_count`, which the indexer keeps by delta
- * in each batch's transaction (ingest/owner-counts.ts); only the sellers of active listings who
- * hold no token of the collection are counted here, one index probe per active listing. Counting
- * every ownership row instead cost 0.55–0.73 s for the `top` ranking's field on the 1M chain
- * (docs/PERFORMANCE.md). A collection without a `collections` row has no entry.
+ * The holders are the collection's rows of `collection_holdings`, which triggers keep in every
+ * writing transaction (migration 2026-12-17T1000): one index range per collection. Counting every
+ * ownership row instead cost 0.55–0.73 s for the `top` ranking's field on the 1M chain
+ * (docs/PERFORMANCE.md).
  */
+export const holderCount = (collectionId: RawBuilder<unknown>): RawBuilder<number> =>
+  sql<number>`(SELECT count(*)::int FROM collection_holdings h WHERE h.collection_id = ${collectionId})`;
+
+/** holderCount of each of `collectionIds`; a collection without a `collections` row has no entry. */
 export async function loadHolderCounts(
   db: Db,
   collectionIds: readonly string[],
 ): Promise<Map<string, number>> {
   if (collectionIds.length === 0) return new Map();
   const { rows } = await sql<{ id: string; holders: number }>`
-    SELECT c.collection_id AS id, c.owner_count + (
-      SELECT count(DISTINCT l.seller)::int
-      FROM listings l
-      WHERE l.collection_id = c.collection_id AND l.status = 'active' AND l.seller IS NOT NULL
-        AND ${notBurned('l.token_data_id', 'l.collection_id')}
-        AND NOT EXISTS (SELECT 1 FROM token_ownerships o
-                        WHERE o.owner_address = l.seller AND o.collection_id = c.collection_id AND o.amount > 0)
-    ) AS holders
+    SELECT c.collection_id AS id, ${holderCount(sql`c.collection_id`)} AS holders
     FROM collections c
     WHERE c.collection_id = ANY(${[...collectionIds]}::text[])
   `.execute(db);
