@@ -1,5 +1,5 @@
 import { type Db, sql } from '@mdq/db';
-import { createTestDatabase, type TestDatabase } from '@mdq/db/testing';
+import { createTestDatabase, seededRandom, type TestDatabase } from '@mdq/db/testing';
 import { computeOpenRarity, rarityIsStale } from '@mdq/db/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAllRarity, computeCollectionRarity } from '../src/tasks/rarity';
@@ -139,7 +139,7 @@ describe('OpenRarity in SQL', () => {
   it('agrees with a straightforward reference computation on a generated collection', {
     timeout: 120_000,
   }, async () => {
-    const random = mulberry32(20);
+    const random = seededRandom(20);
     const types = ['background', 'body', 'eyes', 'hat', 'mouth', 'aura'];
     const tokens: Record<string, Traits> = {};
     for (let i = 0; i < 600; i++) {
@@ -336,15 +336,4 @@ function referenceOpenRarity(
     previous = { score, rank };
   });
   return out;
-}
-
-/** A small seeded PRNG so the generated collection is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }

@@ -196,3 +196,14 @@ export async function insertCollection(
             VALUES (${id}, ${options.standard ?? 'v2'}, ${options.creator ?? '0xcreator'}, ${options.name ?? id},
                     now(), 1, 1)`.execute(db);
 }
+
+/** A small seeded generator (mulberry32), uniform in [0, 1): a test's random walk or data is the same on every run. */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src';
-import { createTestDatabase, scopeVersion, type TestDatabase } from '../src/testing';
+import { createTestDatabase, scopeVersion, seededRandom, type TestDatabase } from '../src/testing';
 
 /*
  * collection_holdings holds each holder's count of a collection's tokens (migration
@@ -61,17 +61,6 @@ const recounted = async (): Promise<Counts> =>
         GROUP BY 1, 2 ORDER BY 1, 2`.execute(db)
     ).rows,
   );
-
-/** A small deterministic generator (mulberry32): the walk is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COLLECTIONS = ['A', 'B', 'C'];
 const WALLETS = ['w1', 'w2', 'w3', 'w4', 'w5'];
@@ -167,7 +156,7 @@ describe('kept collection holdings', () => {
               SELECT x.id, 'v1', x.collection, x.id, 1
                 FROM unnest(${TOKENS.map((k) => k.id)}::text[], ${TOKENS.map((k) => k.collection)}::text[])
                   AS x(id, collection)`.execute(db);
-    const next = random(7);
+    const next = seededRandom(7);
     for (let step = 0; step < 300; step++) {
       const what = await randomWrite(next, step);
       expect(await kept(), `after step ${step}: ${what}`).toEqual(await recounted());
