@@ -42,14 +42,14 @@ const COUNTING = [
     'collection_holdings_on_truncate',
   ),
 ];
-/** The functions, each with its argument types (what DROP FUNCTION names it by). */
-const FUNCTIONS: [name: string, args: string][] = [
-  ['collection_holdings_recount', 'text[], text[]'],
-  ['collection_holdings_rebuild', ''],
-  ['collection_holdings_of_ownerships', ''],
-  ['collection_holdings_of_listings', ''],
-  ['collection_holdings_of_tokens', ''],
-  ['collection_holdings_on_truncate', ''],
+/** The functions as DROP FUNCTION names them (with their argument types). */
+const FUNCTIONS = [
+  'collection_holdings_recount(text[], text[])',
+  'collection_holdings_rebuild()',
+  'collection_holdings_of_ownerships()',
+  'collection_holdings_of_listings()',
+  'collection_holdings_of_tokens()',
+  'collection_holdings_on_truncate()',
 ];
 
 /** A function, not a list: the function files are read when the migration runs, not on import. */
@@ -62,13 +62,18 @@ const UP = (): string[] => [
   )`,
   `CREATE INDEX IF NOT EXISTS collection_holdings_largest ON ${TABLE} (collection_id, held DESC)`,
   ...readVersionTriggers(TABLE).map((t) => t.create),
-  ...FUNCTIONS.map(([name]) => functionSql(name)),
+  functionSql('collection_holdings_recount'),
+  functionSql('collection_holdings_rebuild'),
+  functionSql('collection_holdings_of_ownerships'),
+  functionSql('collection_holdings_of_listings'),
+  functionSql('collection_holdings_of_tokens'),
+  functionSql('collection_holdings_on_truncate'),
   ...COUNTING.map((t) => t.create),
 ];
 
 const DOWN = [
   ...COUNTING.map((t) => t.drop),
-  ...FUNCTIONS.map(([name, args]) => `DROP FUNCTION IF EXISTS ${name}(${args})`),
+  ...FUNCTIONS.map((fn) => `DROP FUNCTION IF EXISTS ${fn}`),
   `DROP TABLE IF EXISTS ${TABLE}`,
 ];
 
