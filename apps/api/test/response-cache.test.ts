@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BUYER,
   CACHED,
+  CAT_LISTING,
   COLLECTION,
   CREATOR,
   OWNER,
@@ -365,10 +366,13 @@ describe('inventory history: cached until its buckets move, new at once on a wri
   let clock = T;
   let h: ApiHarness;
   let hidden: pg.Client;
+  /** The x-mdq-cache header of the last answer `series` read. */
+  let cacheOf: unknown;
   const series = async (at: number, range = '24h') => {
     clock = at;
     const response = await h.get(`/user/inventory-history-data?address=${OWNER}&range=${range}`);
     expect(response.statusCode).toBe(200);
+    cacheOf = response.headers['x-mdq-cache'];
     return (
       response.json() as { data: { points: { timestamp: string; tokenCount: number; live: boolean }[] } }
     ).data.points;
@@ -390,15 +394,16 @@ describe('inventory history: cached until its buckets move, new at once on a wri
     await h?.close();
   });
 
-  it('a live point is stamped to the second and kept within it', async () => {
+  it('a live point is stamped to the second and computed for every request, never kept', async () => {
     expect(await series(T)).toEqual([
       { timestamp: '2026-06-02T10:20:00.000Z', tokenCount: 1, floorValue: '0', live: true },
     ]);
+    // Behind the counters' back, within the same second: a kept answer would still say 1.
     await hidden.query('DELETE FROM token_ownerships');
-    expect((await series(T + 500))[0]?.tokenCount).toBe(1);
-    expect(await series(T + 800)).toEqual([
-      { timestamp: '2026-06-02T10:20:01.000Z', tokenCount: 0, floorValue: '0', live: true },
+    expect(await series(T + 500)).toEqual([
+      { timestamp: '2026-06-02T10:20:00.000Z', tokenCount: 0, floorValue: '0', live: true },
     ]);
+    expect(cacheOf).toBe('miss');
   });
 
   it('a snapshot the worker writes is in the next answer at once', async () => {
@@ -409,6 +414,14 @@ describe('inventory history: cached until its buckets move, new at once on a wri
       tokenCount: 4,
       live: false,
     });
+  });
+
+  it("keeps a series read from snapshots across the chain's writes to what a live point reads", async () => {
+    const before = await series(T + 950);
+    await h.fx.ownership({ tokenId: addr(0x1002), owner: OWNER, collectionId: COLLECTION });
+    await h.fx.listing({ ...CAT_LISTING, id: 'inventory-l1', price: '10', version: 4 });
+    expect(await series(T + 960)).toEqual(before);
+    expect(cacheOf).toBe('hit');
   });
 
   it('keeps the answer within the hour, and adds the next bucket when the clock reaches it', async () => {

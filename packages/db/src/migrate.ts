@@ -48,6 +48,7 @@ import * as collectionIdentityVersions from './migrations/2026-12-14T1100_collec
 import * as walletHoldingsVersions from './migrations/2026-12-15T1000_wallet_holdings_versions';
 import * as rarityTotals from './migrations/2026-12-16T1000_rarity_totals';
 import * as collectionHoldings from './migrations/2026-12-17T1000_collection_holdings';
+import * as collectionHoldingsOneCount from './migrations/2026-12-18T1000_collection_holdings_one_count';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -105,6 +106,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-15T1000_wallet_holdings_versions': walletHoldingsVersions,
   '2026-12-16T1000_rarity_totals': rarityTotals,
   '2026-12-17T1000_collection_holdings': collectionHoldings,
+  '2026-12-18T1000_collection_holdings_one_count': collectionHoldingsOneCount,
 };
 
 /** The migrations' names in the order they run. */

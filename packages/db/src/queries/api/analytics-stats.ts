@@ -94,10 +94,10 @@ export async function collectionStats(
         SELECT count(*)::int AS sales, COALESCE(sum(m.price), 0)::text AS volume
           FROM marketplace_activities m
          WHERE ${salesOf(collectionId, start, now, true)} AND m.wash_flags <> '{}'`)} AS flagged,
+      ${holderCount(sql`${collectionId}`)} AS holders,
       -- The ten largest holdings (top10HoldersShare), kept per holder by the writers' triggers
       -- (collection_holdings, migration 2026-12-17T1000): the first ten entries of an index, where
       -- grouping the collection's every holding took 33-150 ms for the 1M chain's largest.
-      ${holderCount(sql`${collectionId}`)} AS holders,
       (SELECT COALESCE(sum(top.held), 0)::int FROM (
         SELECT h.held FROM collection_holdings h WHERE h.collection_id = ${collectionId}
          ORDER BY h.held DESC LIMIT 10) top) AS top_held,

@@ -10,11 +10,11 @@ export type InventoryHistoryRange = InventoryHistory['range'];
 export type InventoryHistoryPoint = InventoryHistory['points'][number];
 
 /**
- * The first instant after `now` at which the same stored data gives another series: the next
- * bucket boundary (a bucket is added and, for a bounded range, the oldest leaves), the owner's next
- * snapshot dated after `now` (it joins the current bucket when the clock passes it), and for a live
- * point the next whole second (its timestamp). A cache keyed by the read version may keep the
- * answer until then.
+ * The first instant after `now` at which the same stored snapshots give another series read from
+ * them: the next bucket boundary (a bucket is added and, for a bounded range, the oldest leaves) and
+ * the owner's next snapshot dated after `now` (it joins the current bucket when the clock passes
+ * it). A cache keyed by the snapshots' write counter may keep such an answer until then; a live
+ * point moves with the chain and is not kept at all (the route says so).
  */
 export async function inventoryHistoryChangesAt(
   db: Db,
@@ -25,12 +25,11 @@ export async function inventoryHistoryChangesAt(
   const step = INVENTORY_BUCKETS[history.range].stepMs;
   const origin = Date.parse(INVENTORY_BUCKET_ORIGIN);
   const boundary = origin + (Math.floor((now.getTime() - origin) / step) + 1) * step;
-  const live = history.points.some((p) => p.live) ? Math.floor(now.getTime() / 1000) * 1000 + 1000 : Infinity;
   const { rows } = await sql<{ next: Date | null }>`
     SELECT min(snapshot_at) AS next FROM user_inventory_snapshots
      WHERE owner_address = ${address} AND snapshot_at > ${now}`.execute(db);
   const next = rows[0]?.next ? new Date(rows[0].next).getTime() : Infinity;
-  return Math.min(boundary, live, next);
+  return Math.min(boundary, next);
 }
 
 /**
@@ -84,7 +83,6 @@ export async function liveInventoryPoint(
          WHERE l.collection_id = h.collection_id AND l.status = 'active'
            AND ${isNativeCoin('l.coin_type')}) f ON true`.execute(db);
   return {
-    // To the second: one answer per second and read version, which the response cache can keep.
     timestamp: new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString(),
     tokenCount: rows[0]?.token_count ?? 0,
     floorValue: rows[0]?.floor_value ?? '0',
