@@ -185,15 +185,14 @@ const STATS_TABLES = [
 ] as const;
 /** The buckets' sales and the hourly snapshots' floors. */
 const HISTORY_TABLES = [...SELECTOR_TABLES, 'collection_snapshots', 'marketplace_activities'] as const;
-/** The kept value counts and live total, the live listings' floors per value, each value's last sale. */
+/** The kept value counts, live total and floors per value, each value's last sale. */
 const TRAIT_FLOORS_TABLES = [
   ...SELECTOR_TABLES,
   'collection_trait_totals',
-  'listings',
   'marketplace_activities',
   'token_attributes',
-  'tokens',
   'trait_value_counts',
+  'trait_value_floors',
 ] as const;
 /** The window's sales. */
 const TOP_TRADERS_TABLES = [...SELECTOR_TABLES, 'marketplace_activities'] as const;

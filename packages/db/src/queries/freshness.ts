@@ -41,6 +41,7 @@ export const COLLECTION_VERSIONED_TABLES = [
   'token_activities',
   'token_attributes',
   'trait_value_counts',
+  'trait_value_floors',
   'metadata_documents',
 ] as const;
 export type CollectionVersionedTable = (typeof COLLECTION_VERSIONED_TABLES)[number];

@@ -140,6 +140,15 @@ export interface CollectionHoldingsTable {
   held: number;
 }
 
+/** Each trait value's lowest active listing price per coin type (migration 2026-12-19T1000, kept by triggers). */
+export interface TraitValueFloorsTable {
+  collection_id: string;
+  trait_type: string;
+  value: string;
+  coin_type: string | null;
+  floor: U64;
+}
+
 export interface UserInventorySnapshotsTable {
   owner_address: string;
   snapshot_at: Timestamp;

@@ -22,6 +22,7 @@ import type {
   TokenNameStemsTable,
   TokenRarityTable,
   TraitValueCountsTable,
+  TraitValueFloorsTable,
   UserInventorySnapshotsTable,
 } from './derived';
 import type {
@@ -84,6 +85,7 @@ export interface Database {
   collection_rarity_marks: CollectionRarityMarksTable;
   collection_rarity_totals: CollectionRarityTotalsTable;
   collection_holdings: CollectionHoldingsTable;
+  trait_value_floors: TraitValueFloorsTable;
   user_inventory_snapshots: UserInventorySnapshotsTable;
   collection_uri_cache: CollectionUriCacheTable;
   metadata_documents: MetadataDocumentsTable;

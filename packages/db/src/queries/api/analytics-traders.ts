@@ -10,10 +10,11 @@ import { iso } from './pagination';
 export type TraitFloor = TraitFloorAnswer;
 
 /**
- * Every trait value of the collection with its count, share, live floor and last sale. Counts and
- * the collection's live tokens are read from what the database keeps (trait_value_counts,
- * collection_trait_totals); the floors are one pass over the collection's active listings joined
- * with their tokens' attribute rows, rather than a listing probe per token of each value.
+ * Every trait value of the collection with its count, share, live floor and last sale. Counts, the
+ * collection's live tokens and each value's floor per coin type are read from what the database
+ * keeps (trait_value_counts, collection_trait_totals, trait_value_floors): a few hundred rows of
+ * three indexes, where the floors computed per request joined the collection's every active
+ * listing with its tokens' attribute rows.
  */
 export async function collectionTraitFloors(
   db: Db,
@@ -29,22 +30,12 @@ export async function collectionTraitFloors(
   const values = await executePrepared(
     db,
     sql<{ trait_type: string; value: string; count: number; floor: string | null; live: number | null }>`
-      WITH floors AS (
-        SELECT a.trait_type, a.value, min(l.price) AS floor
-          FROM token_attributes a
-          JOIN listings l ON l.token_data_id = a.token_data_id
-          JOIN tokens t ON t.token_data_id = a.token_data_id AND t.collection_id = ${collectionId}
-         WHERE a.collection_id = ${collectionId} AND l.status = 'active' AND ${isNativeCoin('l.coin_type')}
-           -- The listing's own collection too, so the collection's active listings come from their
-           -- index: without it, the 1M chain's plan read every active listing of every collection.
-           AND l.collection_id = ${collectionId}
-           AND NOT t.is_burned
-         GROUP BY a.trait_type, a.value
-      )
-      SELECT c.trait_type, c.value, c.live_count AS count, f.floor::text AS floor,
+      SELECT c.trait_type, c.value, c.live_count AS count,
+             (SELECT min(f.floor) FROM trait_value_floors f
+               WHERE f.collection_id = ${collectionId} AND f.trait_type = c.trait_type AND f.value = c.value
+                 AND ${isNativeCoin('f.coin_type')})::text AS floor,
              (SELECT live_tokens FROM collection_trait_totals WHERE collection_id = ${collectionId}) AS live
         FROM trait_value_counts c
-        LEFT JOIN floors f ON f.trait_type = c.trait_type AND f.value = c.value
        WHERE c.collection_id = ${collectionId} AND c.live_count > 0
        ORDER BY c.trait_type, c.value`,
   );
