@@ -152,7 +152,7 @@ describe('statements planned once per connection', () => {
       expect(generic('percentile_disc')).toBeGreaterThan(0);
       expect(generic('ORDER BY h.held DESC')).toBeGreaterThan(0);
       expect(generic('live_tokens')).toBeGreaterThan(0);
-      expect(generic('WITH floors')).toBeGreaterThan(0);
+      expect(generic('FROM trait_value_floors f')).toBeGreaterThan(0);
       expect(generic('cut.v IS NULL')).toBeGreaterThan(0);
       expect(generic('snapshot_at >= $')).toBeGreaterThan(0);
       expect(generic('AS address, sum(m.price)')).toBeGreaterThan(0);

@@ -64,6 +64,7 @@ describe('migrations', () => {
         'token_rarity',
         'tokens',
         'trait_value_counts',
+        'trait_value_floors',
         'user_inventory_snapshots',
         'webhook_deliveries',
         'webhook_endpoints',
