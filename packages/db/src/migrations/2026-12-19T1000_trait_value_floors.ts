@@ -14,13 +14,14 @@ import { createCollectionVersionTriggers } from './2026-12-01T1000_cache_collect
  * collection's unburned tokens with the value (the listing's, the attribute's and the token's
  * collection all the collection), per coin type (the native-coin rule stays in the query that
  * reads it, queries/market-rules.ts). Statement-level triggers with transition tables on the three
- * tables that decide it (listings, token_attributes, tokens) recount the values a statement could
- * have moved (trait_value_floors_recount): a listing opened, closed or repriced, an attribute of a
- * listed token, a listed token burned or moved. A minimum does not come back from a closed listing,
- * hence a recount rather than a delta. Two writers write these tables (the indexer, and the
- * crawler's attributes of listed tokens): a collection's recounts take turns under an advisory lock
- * held to commit, so each counts what the ones before it committed (the function says how).
- * TRUNCATE of any of them recounts every value. The table has the read-version triggers of every data table and
+ * tables that decide it (listings, token_attributes, tokens) keep it: a listing put in lowers its
+ * token's values' floors to its price, and the values a statement could have raised are recounted
+ * (trait_value_floors_recount): a listing taken out at a floor (a minimum does not come back from a
+ * closed listing), an attribute of a listed token, a listed token burned or moved. Two writers
+ * write these tables (the indexer, and the crawler's attributes of listed tokens): a collection's
+ * recounts and lowerings take turns under an advisory lock held to commit
+ * (trait_value_floors_lock), so each counts what the ones before it committed. TRUNCATE of any of
+ * them recounts every value. The table has the read-version triggers of every data table and
  * per-collection counters: a listing that moves no floor retires no trait-floors page, and one in
  * another collection none either.
  */
@@ -47,6 +48,7 @@ const COUNTING = [
 ];
 /** The functions as DROP FUNCTION names them (with their argument types). */
 const FUNCTIONS = [
+  'trait_value_floors_lock(text[])',
   'trait_value_floors_recount(text[], text[], text[])',
   'trait_value_floors_of_tokens_touched(text[])',
   'trait_value_floors_rebuild()',
@@ -68,6 +70,7 @@ const UP = (): string[] => [
     CONSTRAINT trait_value_floors_key UNIQUE NULLS NOT DISTINCT (collection_id, trait_type, value, coin_type)
   )`,
   ...readVersionTriggers(TABLE).map((t) => t.create),
+  functionSql('trait_value_floors_lock'),
   functionSql('trait_value_floors_recount'),
   functionSql('trait_value_floors_of_tokens_touched'),
   functionSql('trait_value_floors_rebuild'),
