@@ -28,20 +28,22 @@ BEGIN
     SELECT array_agg(collection_id), array_agg(token_data_id), array_agg(coin_type), array_agg(price)
       INTO out_ids, out_tokens, out_coins, out_prices FROM old_rows WHERE status = 'active';
   ELSE
-    SELECT array_agg(o.collection_id), array_agg(o.token_data_id), array_agg(o.coin_type), array_agg(o.price)
-      INTO out_ids, out_tokens, out_coins, out_prices
-      FROM old_rows o LEFT JOIN new_rows n ON n.marketplace = o.marketplace AND n.listing_id = o.listing_id
-     WHERE o.status = 'active'
-       AND (n.listing_id IS NULL OR n.status <> 'active' OR o.price IS DISTINCT FROM n.price
-            OR o.coin_type IS DISTINCT FROM n.coin_type OR o.collection_id IS DISTINCT FROM n.collection_id
-            OR o.token_data_id IS DISTINCT FROM n.token_data_id);
-    SELECT array_agg(n.collection_id), array_agg(n.token_data_id), array_agg(n.coin_type), array_agg(n.price)
-      INTO in_ids, in_tokens, in_coins, in_prices
-      FROM new_rows n LEFT JOIN old_rows o ON o.marketplace = n.marketplace AND o.listing_id = n.listing_id
-     WHERE n.status = 'active'
-       AND (o.listing_id IS NULL OR o.status <> 'active' OR o.price IS DISTINCT FROM n.price
-            OR o.coin_type IS DISTINCT FROM n.coin_type OR o.collection_id IS DISTINCT FROM n.collection_id
-            OR o.token_data_id IS DISTINCT FROM n.token_data_id);
+    -- Each listing the statement changed in a way a floor sees: it is taken out if it was active,
+    -- put in if it is active now.
+    SELECT array_agg(o.collection_id) FILTER (WHERE o.status = 'active'),
+           array_agg(o.token_data_id) FILTER (WHERE o.status = 'active'),
+           array_agg(o.coin_type) FILTER (WHERE o.status = 'active'),
+           array_agg(o.price) FILTER (WHERE o.status = 'active'),
+           array_agg(n.collection_id) FILTER (WHERE n.status = 'active'),
+           array_agg(n.token_data_id) FILTER (WHERE n.status = 'active'),
+           array_agg(n.coin_type) FILTER (WHERE n.status = 'active'),
+           array_agg(n.price) FILTER (WHERE n.status = 'active')
+      INTO out_ids, out_tokens, out_coins, out_prices, in_ids, in_tokens, in_coins, in_prices
+      FROM old_rows o FULL JOIN new_rows n ON n.marketplace = o.marketplace AND n.listing_id = o.listing_id
+     WHERE o.listing_id IS NULL OR n.listing_id IS NULL
+        OR (o.status = 'active') IS DISTINCT FROM (n.status = 'active')
+        OR o.price IS DISTINCT FROM n.price OR o.coin_type IS DISTINCT FROM n.coin_type
+        OR o.collection_id IS DISTINCT FROM n.collection_id OR o.token_data_id IS DISTINCT FROM n.token_data_id;
   END IF;
   IF out_ids IS NULL AND in_ids IS NULL THEN RETURN NULL; END IF;
   PERFORM trait_value_floors_lock(coalesce(out_ids, '{}') || coalesce(in_ids, '{}'));

@@ -50,7 +50,6 @@ const COUNTING = [
 const FUNCTIONS = [
   'trait_value_floors_lock(text[])',
   'trait_value_floors_recount(text[], text[], text[])',
-  'trait_value_floors_of_tokens_touched(text[])',
   'trait_value_floors_rebuild()',
   'trait_value_floors_of_listings()',
   'trait_value_floors_of_attributes()',
@@ -72,7 +71,6 @@ const UP = (): string[] => [
   ...readVersionTriggers(TABLE).map((t) => t.create),
   functionSql('trait_value_floors_lock'),
   functionSql('trait_value_floors_recount'),
-  functionSql('trait_value_floors_of_tokens_touched'),
   functionSql('trait_value_floors_rebuild'),
   functionSql('trait_value_floors_of_listings'),
   functionSql('trait_value_floors_of_attributes'),
