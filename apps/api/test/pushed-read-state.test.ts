@@ -218,14 +218,15 @@ describe('read state pushed by LISTEN: scopes', () => {
       expect(again.headers['x-mdq-indexed-version'], url).toBe(String(version));
       expect(again.body, url).toBe(before.get(url));
     }
-    // No scope the sale did not name was read again (each was, after every block, when a commit
-    // named its tables alone).
+    // No scope was read again: the block's one reading carried the version, the keys are the
+    // announcements'.
     expect(readings()).toBe(sent);
-    // The buyer's purchases did change: read again, and the sale is in them.
+    // The buyer's purchases did change: its key moved with the announcement of its bucket, and
+    // the page runs again (still no reading: a wallet's bucket never needs resolving twice).
     const after = await h.get(buyerHistory);
     expect(after.headers['x-mdq-cache']).toBe('miss');
     expect(after.body).not.toBe(before.get(buyerHistory));
-    expect(readings()).toBe(sent + 1);
+    expect(readings()).toBe(sent);
   });
 });
 
@@ -240,172 +241,197 @@ describe('ReadStateSource with a signal', () => {
   });
   afterAll(() => test?.drop());
 
+  /** A signal whose heartbeat is heard: every commit before now has been (unless a test says otherwise). */
+  const heard = () => {
+    const signal = new Announcer();
+    signal.heardUpTo = Number.POSITIVE_INFINITY;
+    return signal;
+  };
   const version = async (source: ReadStateSource, minVersion?: number) =>
-    (await source.fresh(undefined, minVersion)).freshness.indexedVersion;
+    (await source.fresh(undefined, minVersion, ['tokens'])).freshness.indexedVersion;
 
-  it('serves the last reading while no change is announced, and reads again when one is', async () => {
-    const signal = new Announcer();
+  it("keys answers on the announcements: a change moves its tables' keys without a reading, a block takes one", async () => {
+    const signal = heard();
     const source = new ReadStateSource(test.db, 250, signal, 60_000);
-    expect(await version(source)).toBe(1);
-    // Committed but not announced (its notification still on the way): the reading stands.
-    await commitBatch(test.db, 2, 'tokens');
-    expect(await version(source)).toBe(1);
-    // A client that names the version it saw reads it at once.
-    expect(await version(source, 2)).toBe(2);
-    await commitBatch(test.db, 3, 'tokens');
-    signal.announce('tokens');
-    expect(await version(source)).toBe(3);
-    // Not listening (the connection dropped): every request reads.
-    await commitBatch(test.db, 4, 'tokens');
-    signal.listening = false;
-    expect(await version(source)).toBe(4);
-  });
-
-  it('requests queued behind a reading in flight take it, unless a change was announced since it was sent', async () => {
-    const signal = new Announcer();
-    const source = new ReadStateSource(test.db, 250, signal, 60_000);
-    const sent = () => source.readings;
-    const before = sent();
-    const first = source.fresh();
-    // Sent at the end of the turn: in flight now, so these two queue behind it.
-    await new Promise((resolve) => setImmediate(resolve));
-    const queued = [source.fresh(), source.fresh()];
-    const answers = await Promise.all([first, ...queued]);
-    expect(sent() - before).toBe(1);
-    expect(new Set(answers).size).toBe(1);
-
-    // A change announced while a reading is in flight: the request queued after it sends its own
-    // (the reading in flight may have been taken before the change).
-    signal.announce('tokens');
-    const beforeSecond = sent();
-    const inFlight = source.fresh();
-    await new Promise((resolve) => setImmediate(resolve));
-    signal.announce('tokens');
-    const after = source.fresh();
-    const [a, b] = await Promise.all([inFlight, after]);
-    expect(sent() - beforeSecond).toBe(2);
-    expect(b).not.toBe(a);
-  });
-
-  it('a reading stands for an answer whose tables no announced change named, and only for it', async () => {
-    const signal = new Announcer();
-    const source = new ReadStateSource(test.db, 250, signal, 60_000);
-    const read = async (tables: readonly string[] | undefined) =>
-      (await source.fresh(undefined, undefined, tables)).freshness.indexedVersion;
-    const reading = async (tables: readonly string[] | undefined) =>
-      source.fresh(undefined, undefined, tables);
-    const first = await reading(['listings']);
-    // A worker's commit (no checkpoint) that wrote tokens, announced as the commit announces it.
+    const ask = () => source.fresh(undefined, undefined, ['tokens', 'listings']);
+    const first = await ask();
+    expect(source.readings).toBe(1);
+    const keyed = await ask();
+    expect(source.readings).toBe(1);
+    // Keyed on the announcements, never on counters (digits): the two kinds of keys cannot meet.
+    expect(keyed.version).toMatch(/^g/);
+    expect(keyed.tables['tokens']).toMatch(/^g/);
+    expect(keyed.freshness.indexedVersion).toBe(first.freshness.indexedVersion);
+    // A worker's commit, announced: the key of what it wrote moves, the other's stays; no reading.
     await sql`DELETE FROM tokens`.execute(test.db);
     signal.announce('tokens');
-    const before = source.readings;
-    // An answer that reads listings only: the reading stands.
-    expect(await reading(['listings'])).toBe(first);
-    expect(source.readings).toBe(before);
-    // One that reads tokens, or does not say what it reads: a new reading, which then stands for both.
-    const second = await reading(['listings', 'tokens']);
-    expect(second).not.toBe(first);
-    expect(await reading(undefined)).toBe(second);
-    expect(source.readings).toBe(before + 1);
-    // A block (the checkpoint moves): a new reading for every answer, whose headers carry the version.
-    const version = (first.freshness.indexedVersion ?? 0) + 1;
-    await commitBatch(test.db, version);
+    const after = await ask();
+    expect(after.tables['tokens']).not.toBe(keyed.tables['tokens']);
+    expect(after.tables['listings']).toBe(keyed.tables['listings']);
+    expect(after.version).not.toBe(keyed.version);
+    expect(source.readings).toBe(1);
+    // Committed but not announced yet (its notification on the way): the keys stand meanwhile.
+    await commitBatch(test.db, 2, 'listings');
+    expect((await ask()).tables['listings']).toBe(keyed.tables['listings']);
+    // A client that names the version it saw reads it at once.
+    expect(await version(source, 2)).toBe(2);
+    expect(source.readings).toBe(2);
+    // A block (the checkpoint moves): one reading, whose version the answers then carry.
+    await commitBatch(test.db, 3, 'listings');
     signal.announce('indexer_checkpoints');
-    expect(await read(['listings'])).toBe(version);
-    // A notification naming no table (a function from before the payloads) retires every reading.
-    await sql`DELETE FROM listings`.execute(test.db);
+    signal.announce('listings');
+    expect(await version(source)).toBe(3);
+    expect(await version(source)).toBe(3);
+    expect(source.readings).toBe(3);
+    // A notification naming no table (a function from before the payloads) moves every key, and
+    // may have been a block: read.
+    const before = await ask();
     signal.announce('');
-    await read(['token_rarity']);
-    expect(source.readings).toBe(before + 3);
+    const everything = await ask();
+    expect(everything.tables['tokens']).not.toBe(before.tables['tokens']);
+    expect(everything.tables['listings']).not.toBe(before.tables['listings']);
+    expect(source.readings).toBe(4);
+    // An ask for every table (no tables named) is read.
+    await source.fresh();
+    expect(source.readings).toBe(5);
+    // Not listening (the connection dropped): every request reads, keyed on the counters.
+    await commitBatch(test.db, 4, 'tokens');
+    signal.listening = false;
+    const read = await ask();
+    expect(read.freshness.indexedVersion).toBe(4);
+    expect(read.version).toMatch(/^\d/);
+    expect(source.readings).toBe(6);
   });
 
-  it('keeps a scope an earlier reading resolved while nothing its answers read changed, then resolves it again', async () => {
-    const signal = new Announcer();
+  it('trusts the announcements only while the heartbeat shows every commit older than maxStaleMs heard', async () => {
+    const signal = heard();
+    const source = new ReadStateSource(test.db, 250, signal, 20);
+    await version(source);
+    await version(source);
+    expect(source.readings).toBe(1);
+    // The heartbeat not heard back for longer than the bound: a commit may be unheard; read.
+    signal.heardUpTo = Date.now() - 25;
+    const stale = await source.fresh(undefined, undefined, ['tokens']);
+    expect(stale.version).toMatch(/^\d/);
+    expect(source.readings).toBe(2);
+    signal.heardUpTo = Date.now();
+    await version(source);
+    expect(source.readings).toBe(2);
+  });
+
+  it('requests queued behind a reading in flight take it, unless a block was announced since it was sent', async () => {
+    const signal = heard();
     const source = new ReadStateSource(test.db, 250, signal, 60_000);
-    const tables = ['listings', 'tokens'];
-    const dog = { token: '0xd06' };
-    const cat = { token: '0xca7' };
-    await source.fresh(dog, undefined, tables);
-    const before = source.readings;
-    // Another token's page needs a reading of its own; a change to a table neither page reads
-    // leaves the first token resolved by the first reading.
-    const catState = await source.fresh(cat, undefined, tables);
-    expect(catState.scopes.has('token=0xca7')).toBe(true);
-    signal.announce('marketplace_activities');
-    const dogAgain = await source.fresh(dog, undefined, tables);
-    expect(dogAgain.scopes.has('token=0xd06')).toBe(true);
-    expect(source.readings).toBe(before + 1);
-    // Tokens written (a token's collection is read from its row): both are resolved again.
-    signal.announce('tokens');
-    await source.fresh(dog, undefined, tables);
-    expect(source.readings).toBe(before + 2);
-    // A pair resolves by its own counter: a change to another pair's, or to tokens when the page
-    // does not read tokens, leaves it resolved; a change to its own resolves it again.
-    const pair = { creator: '0x1', name: 'Dogs' };
-    await source.fresh(pair, undefined, ['listings']);
-    signal.announce('tokens');
-    signal.announce('collections:name@0x1/Cats');
-    await source.fresh(pair, undefined, ['listings']);
-    expect(source.readings).toBe(before + 3);
-    signal.announce('collections:name@0x1/Dogs');
-    await source.fresh(pair, undefined, ['listings']);
-    expect(source.readings).toBe(before + 4);
+    const tables = ['tokens'];
+    const first = source.fresh(undefined, undefined, tables);
+    // Sent at the end of the turn: in flight now, so these two queue behind it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const queued = [source.fresh(undefined, undefined, tables), source.fresh(undefined, undefined, tables)];
+    await Promise.all([first, ...queued]);
+    expect(source.readings).toBe(1);
+
+    // A block announced while a reading is in flight: the requests queued after it send their own
+    // (the reading in flight may have been taken before the block).
+    signal.announce('indexer_checkpoints');
+    const inFlight = source.fresh(undefined, undefined, tables);
+    await new Promise((resolve) => setImmediate(resolve));
+    signal.announce('indexer_checkpoints');
+    const after = source.fresh(undefined, undefined, tables);
+    await Promise.all([inFlight, after]);
+    expect(source.readings).toBe(3);
   });
 
-  it("keys a scope's answers on its own counters: a change to another collection's leaves it resolved", async () => {
-    const signal = new Announcer();
+  it('resolves a scope once, and again only when an announced change may have moved its resolution', async () => {
+    const signal = heard();
+    const source = new ReadStateSource(test.db, 250, signal, 60_000);
+    await test.db
+      .insertInto('collections')
+      .values({
+        collection_id: '0xca75',
+        token_standard: 'v2',
+        creator_address: '0x1',
+        collection_name: 'Cats',
+        created_at: new Date(),
+        created_version: 1,
+        last_transaction_version: 1,
+      })
+      .execute();
+    await test.db
+      .insertInto('tokens')
+      .values({
+        token_data_id: '0xca7',
+        token_standard: 'v2',
+        collection_id: '0xca75',
+        token_name: 'cat',
+        last_transaction_version: 1,
+      })
+      .execute();
+    const tables = ['listings', 'tokens'];
+    const stored = { token: '0xca7' };
+    const unstored = { token: '0xd06' };
+    const resolved = await source.fresh(stored, undefined, tables, ['tokens']);
+    expect(resolved.scopes.get('token=0xca7')?.ids).toEqual(['0xca75']);
+    await source.fresh(unstored, undefined, tables, ['tokens']);
+    const before = source.readings;
+    // A stored token's collection never changes: its tokens written, it stays resolved (its key moves).
+    signal.announce('tokens@0xca75');
+    const again = await source.fresh(stored, undefined, tables, ['tokens']);
+    expect(again.scopes.get('token=0xca7')?.versions.get('0xca75')?.['tokens']).not.toBe(
+      resolved.scopes.get('token=0xca7')?.versions.get('0xca75')?.['tokens'],
+    );
+    expect(source.readings).toBe(before);
+    // A token not stored may be stored by any write of tokens: resolved again.
+    await source.fresh(unstored, undefined, tables, ['tokens']);
+    expect(source.readings).toBe(before + 1);
+    // A pair resolves by its own counter: another pair's change leaves it resolved, its own does not.
+    const pair = { creator: '0x1', name: 'Cats' };
+    expect(
+      (await source.fresh(pair, undefined, ['listings'], ['listings'])).scopes.get('0x1/Cats')?.ids,
+    ).toEqual(['0xca75']);
+    signal.announce('collections:name@0x1/Dogs');
+    await source.fresh(pair, undefined, ['listings'], ['listings']);
+    expect(source.readings).toBe(before + 2);
+    signal.announce('collections:name@0x1/Cats');
+    await source.fresh(pair, undefined, ['listings'], ['listings']);
+    expect(source.readings).toBe(before + 3);
+    // A wallet's bucket and a collection id need no resolving again, whatever is announced.
+    const wallet = { wallet: '0xabc' };
+    const id = { id: '0xca75' };
+    await source.fresh(wallet, undefined, ['listings'], ['listings']);
+    await source.fresh(id, undefined, ['listings'], ['listings']);
+    for (const change of ['listings@*', 'tokens', 'collections:name@*']) signal.announce(change);
+    await source.fresh(wallet, undefined, ['listings'], ['listings']);
+    await source.fresh(id, undefined, ['listings'], ['listings']);
+    expect(source.readings).toBe(before + 5);
+  });
+
+  it("keys a scope's answers on its own announcements: another collection's change leaves its key", async () => {
+    const signal = heard();
     const source = new ReadStateSource(test.db, 250, signal, 60_000);
     // A collection page by id: its listings on the collection's counters, tokens on the table's.
     const tables = ['listings', 'tokens'];
     const scoped = ['listings'];
     const cats = { id: '0xca75' };
-    await source.fresh(cats, undefined, tables, scoped);
+    const keyOf = async () => {
+      const state = await source.fresh(cats, undefined, tables, scoped);
+      return `${state.tables['tokens']} ${state.scopes.get('0xca75')?.versions.get('0xca75')?.['listings']}`;
+    };
+    const first = await keyOf();
     const before = source.readings;
-    // A listing in another collection: the page stands on the reading it has.
+    // A listing in another collection: the same key.
     signal.announce('listings@0xd065');
-    await source.fresh(cats, undefined, tables, scoped);
-    expect(source.readings).toBe(before);
-    // An answer that keys listings on the table's counter reads again: a scope's change is its table's.
-    await source.fresh(undefined, undefined, ['listings']);
-    expect(source.readings).toBe(before + 1);
-    // Its own collection's listings, every collection's (TRUNCATE, a backfill), or a table it keys on
-    // the table's counter: read again, each.
-    for (const [i, change] of ['listings@0xca75', 'listings@*', 'tokens'].entries()) {
+    signal.announce('listings');
+    expect(await keyOf()).toBe(first);
+    // Its own collection's listings, every collection's (TRUNCATE, a backfill), a table it keys on
+    // the table's counter, or everything: a new key, each.
+    const keys = new Set([first]);
+    for (const change of ['listings@0xca75', 'listings@*', 'tokens']) {
       signal.announce(change);
-      await source.fresh(cats, undefined, tables, scoped);
-      expect(source.readings, change).toBe(before + 2 + i);
-      await source.fresh(cats, undefined, tables, scoped);
-      expect(source.readings, change).toBe(before + 2 + i);
+      const key = await keyOf();
+      expect(keys.has(key), change).toBe(false);
+      keys.add(key);
+      expect(await keyOf(), change).toBe(key);
     }
-  });
-
-  it("keeps a scope past maxStaleMs only while the signal's heartbeat shows every older commit heard", async () => {
-    const signal = new Announcer();
-    const source = new ReadStateSource(test.db, 250, signal, 20);
-    const cats = { id: '0xca75' };
-    const ask = () => source.fresh(cats, undefined, ['listings'], ['listings']);
-    await ask();
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    // A block's reading (no scope): the pair's resolution is now older than the bound.
-    signal.announce('indexer_checkpoints');
-    await source.fresh(undefined, undefined, ['tokens']);
-    const before = source.readings;
-    // Heard up to now: it stands.
-    signal.heardUpTo = Date.now();
-    await ask();
     expect(source.readings).toBe(before);
-    // The heartbeat not heard back for longer than the bound: resolved again.
-    signal.heardUpTo = Date.now() - 25;
-    await ask();
-    expect(source.readings).toBe(before + 1);
-  });
-
-  it('trusts a reading no longer than maxStaleMs, announced change or not', async () => {
-    const signal = new Announcer();
-    const source = new ReadStateSource(test.db, 250, signal, 1);
-    const first = await version(source);
-    await commitBatch(test.db, (first ?? 0) + 1, 'tokens');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(await version(source)).toBe((first ?? 0) + 1);
   });
 });

@@ -14,38 +14,35 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 import { requestReadCache, scopedTables, tablesAsked } from './read-cache-config';
 
-/**
- * What a scope's resolution reads, as counters that announce its change: a pair's own counter
- * ('collections:name' of the pair: it moves whenever a collection takes, keeps or leaves it); a
- * stored token's row (its collection's 'tokens' counter; a token never changes collection), or for
- * a token not stored yet, any token's (the next write may store it). An id names its collection,
- * and a wallet's bucket is a hash of its address.
- */
-function resolutionOf(
-  selector: ScopeSelector,
-  scope: ReadScope,
-): { tables: readonly string[]; ids?: readonly string[] } | undefined {
-  if ('creator' in selector) return { tables: ['collections:name'], ids: [pairKey(selector)] };
-  if ('token' in selector)
-    return scope.ids.length > 0 ? { tables: ['tokens'], ids: scope.ids } : { tables: ['tokens'] };
-  return undefined;
-}
+/** What the source reads of a `ReadVersionSignal` (a test hands an `AnnouncedChanges` of its own). */
+type PushSignal = Pick<
+  ReadVersionSignal,
+  | 'listening'
+  | 'generation'
+  | 'changedSince'
+  | 'scopeChangedSince'
+  | 'changeOf'
+  | 'scopeChangeOf'
+  | 'heardUpTo'
+>;
 
 /**
  * What a request asks the read state for: the tables its answer reads (undefined: any), the
  * collection or wallet it is about, and which of its tables its key counts by that scope's counters
  * rather than the table's (read-cache-config.ts).
  */
-/** What the source reads of a `ReadVersionSignal` (a test hands an `AnnouncedChanges` of its own). */
-type PushSignal = Pick<
-  ReadVersionSignal,
-  'listening' | 'generation' | 'changedSince' | 'scopeChangedSince' | 'heardUpTo'
->;
-
 interface Ask {
   tables: readonly string[] | undefined;
   selector?: ScopeSelector;
   scoped?: readonly string[];
+}
+
+/** A request waiting for the next reading. */
+interface Waiter {
+  ask: Ask;
+  minVersion: number | undefined;
+  resolve: (state: ReadState) => void;
+  reject: (error: unknown) => void;
 }
 
 /**
@@ -59,66 +56,81 @@ const FRESHNESS_TABLES = ['indexer_checkpoints'];
 /** Scopes kept from earlier readings at most: each is a few counters, and a busy API asks about thousands. */
 const MAX_KEPT_SCOPES = 20_000;
 
+const NO_SCOPES: ReadonlyMap<string, ReadScope> = new Map();
+
+/**
+ * Whether a scope resolved by the reading sent at `generation` still resolves the same way: a
+ * pair to the collections that have it while no change to the pair's own counter ('collections:name'
+ * of the pair: it moves whenever a collection takes, keeps or leaves it) was announced since; a
+ * token not stored yet while no token was (the next write may store it). A stored token's
+ * collection (a token never changes collection), a collection id, a wallet's bucket (a hash of its
+ * address) and a lootbox's counter ids never change.
+ */
+function resolutionStands(
+  signal: PushSignal,
+  selector: ScopeSelector,
+  scope: ReadScope,
+  generation: number,
+): boolean {
+  if ('creator' in selector)
+    return !signal.scopeChangedSince(generation, ['collections:name'], [pairKey(selector)]);
+  if ('token' in selector && scope.ids.length === 0) return !signal.changedSince(generation, ['tokens']);
+  return true;
+}
+
 /**
  * The one source of the read state (read version + freshness) for every request of the process.
  *
- * - `fresh()`: a reading sent after the call, shared by every request that asks before it is sent.
- *   A request only joins a reading not yet sent, so a write committed before the request arrived
- *   is always seen: what the response cache needs to never serve a stale body. One reading is in
- *   flight at a time: the requests that arrive meanwhile share the next one, sent when it answers
- *   (or at the end of the event-loop turn when none is in flight). Under load that is one
- *   statement per round trip, however many requests: the readings were a third of the API's
- *   socket writes when each turn sent its own.
+ * - `fresh()`: a read state as new as every change committed before the call, which the response
+ *   cache keys an answer by.
  * - `recent()`: the last reading while it is younger than `maxAgeMs`, else a fresh one: enough for
  *   the freshness headers of an uncached route (read before its own query, so a header is at most
  *   `maxAgeMs` older than the data and never newer) and for the lag metrics.
  *
- * A request for a collection page names its collection (a (creator, name) pair, or an id where the
- * route takes one), a request for a wallet page its wallet: the reading it joins also resolves it
- * and reads its counters (the collections', the wallet's bucket's), in the same statement.
+ * Without a signal every state is a reading of the counters (packages/db `readState`), sent after
+ * the call and shared by every request that asks before it is sent. A request only joins a reading
+ * not yet sent, so a write committed before the request arrived is always seen: what the response
+ * cache needs to never serve a stale body. One reading is in flight at a time: the requests that
+ * arrive meanwhile share the next one, sent when it answers (or at the end of the event-loop turn
+ * when none is in flight). A request for a collection page names its collection (a (creator, name)
+ * pair, or an id where the route takes one), a request for a wallet page its wallet: the reading it
+ * joins also resolves it and reads its counters, in the same statement.
  *
- * With a `signal` (LISTEN on the primary, `listenForReadVersions`) the counters are pushed rather
- * than read per request. Each commit announces the tables it wrote and the scopes (collections,
- * wallet buckets) whose counters it moved, and a cached route names the tables it reads and which
- * of them it keys on its scope's counters: while the signal listens and has announced no change to
- * the tables it keys on the tables' counters since the last reading was sent (that reading younger
- * than `maxStaleMs`), `fresh()` answers with it and touches no database (a cache hit then costs no
- * round trip). A scope (collection, token, wallet) resolved by any earlier reading stays known
- * while no change to its own counters of its scoped tables, nor to what resolves it, was announced
- * since that reading was sent; past `maxStaleMs`, only while the signal's heartbeat shows every
- * commit older than `maxStaleMs` heard. A change is announced at its commit, so an answer can be
- * older than a write only for the time the notification takes to arrive (milliseconds), and never
- * by more than `maxStaleMs`. A block's commit (the indexer's checkpoint) always takes a new reading,
- * so the freshness headers stay the current ones. A request that names a chain version
- * (`x-mdq-min-version`) the last reading has not reached gets a reading of its own. Requests that
- * queued behind a reading in flight take that reading instead of sending the next one when it
- * vouches for them on the same terms (`pushedForAll`). Only for a source that reads the primary: a
- * standby replays a write after the primary announced it.
+ * With a `signal` (LISTEN on the primary, `listenForReadVersions`) the counters are not read at all
+ * while it hears every commit: each commit announces the tables it wrote and the scopes
+ * (collections, wallet buckets, lootboxes) whose counters it moved, so the generation of the last
+ * announcement naming a counter moves exactly when the counter does, and a cached answer is keyed
+ * on those generations (`announced`): a request touches no database, whether its answer is then a
+ * hit or a miss. Readings are left for what the announcements do not carry: the indexed version of
+ * the freshness headers (a block's commit, the indexer's checkpoint, takes a new reading, shared by
+ * the requests that arrive meanwhile, so the headers stay the current ones) and the resolution of a
+ * scope no reading resolved yet, or whose resolution an announced change may have moved
+ * (`resolutionStands`: a pair's collections, a token not stored yet). A change is announced at its
+ * commit, so an answer can be older than a write only for the time the notification takes to
+ * arrive (milliseconds), and never by more than `maxStaleMs`: the keys are trusted only while the
+ * signal's heartbeat shows every commit older than that heard. A request that names a chain version
+ * (`x-mdq-min-version`) the last reading has not reached gets a reading of its own. Only for a
+ * source that reads the primary: a standby replays a write after the primary announced it.
  */
 export class ReadStateSource {
-  /** The reading requests may still join (not sent yet). */
-  private queued: Promise<ReadState> | null = null;
-  /** The collections and wallets the queued reading will resolve, by selectorKey. */
-  private queuedSelectors = new Map<string, ScopeSelector>();
-  /** What the requests waiting for the queued reading ask for. */
-  private queuedAsks: Ask[] = [];
-  /** The highest chain version a request waiting for the queued reading asked for (x-mdq-min-version). */
-  private queuedMinVersion: number | undefined;
+  /** The requests waiting for the next reading (not sent yet). */
+  private waiting: Waiter[] = [];
+  /** Whether the next reading's send is scheduled (end of turn, or the answer of the one in flight). */
+  private scheduled = false;
   /** The reading sent and not answered yet. */
   private inFlight: Promise<ReadState> | null = null;
   /** The newest reading, with the scopes earlier readings resolved that may still stand (`scopes`). */
   private last: ReadState | null = null;
   private lastAt = 0;
-  /** The signal's generation when the last reading was sent. */
+  /** The signal's generation when the last reading was sent (-1: it did not listen). */
   private lastGeneration = -1;
   /**
    * Every scope the readings resolved while the signal listened (selectorKey), oldest first, and
-   * the generation and time at which the reading that resolved it was sent: `vouches` decides
-   * whether one still stands. Updated in place: a request holding an older `last` may find a newer
-   * resolution of its scope there, whose counters its handler's data is newer than anyway.
+   * the generation at which the reading that resolved it was sent: `resolutionStands` decides
+   * whether one still stands.
    */
   private readonly scopes = new Map<string, ReadScope>();
-  private readonly scopeReadings = new Map<string, { generation: number; at: number }>();
+  private readonly scopeReadings = new Map<string, number>();
 
   /** Readings this source has sent (the process's metric counts every source's). */
   private sent = 0;
@@ -131,11 +143,10 @@ export class ReadStateSource {
   ) {}
 
   /**
-   * A reading at least as new as every change committed before the call (announced or not) to
-   * `tables` (every table, when undefined). With a signal, the last reading when no change to them
-   * was announced since it was sent; for `scoped` tables of a resolved `selector`, when no change to
-   * that scope's counters of them was (the answer keys on those). `minVersion` (a chain version)
-   * asks for one that has reached it, if the database has.
+   * A read state at least as new as every change committed before the call (announced or not) to
+   * `tables` (every table, when undefined), keyed for `scoped` tables of a `selector` on that
+   * scope's counters. `minVersion` (a chain version) asks for one that has reached it, if the
+   * database has.
    */
   fresh(
     selector?: ScopeSelector,
@@ -144,58 +155,61 @@ export class ReadStateSource {
     scoped?: readonly string[],
   ): Promise<ReadState> {
     const ask: Ask = { tables, selector, scoped };
-    const known = this.pushedForAll([ask], minVersion);
+    const known = this.announced(ask, minVersion);
     if (known) return Promise.resolve(known);
-    this.queued ??= new Promise<ReadState>((resolve, reject) => {
-      const send = () => {
-        const selectors = [...this.queuedSelectors.values()];
-        const minVersion = this.queuedMinVersion;
-        const asks = this.queuedAsks;
-        this.queued = null;
-        this.queuedSelectors = new Map();
-        this.queuedAsks = [];
-        this.queuedMinVersion = undefined;
-        // The reading that answered meanwhile was sent after every change announced so far: when it
-        // vouches for these requests, it serves them as it serves a request arriving now (pushed),
-        // and the statement is not sent. Under load the requests that queue behind a reading in
-        // flight are most of them.
-        const answered = this.pushedForAll(asks, minVersion);
-        if (answered) {
-          resolve(answered);
-          return;
-        }
-        const startedAt = Date.now();
-        // Taken before the statement is sent: a change announced meanwhile makes this reading old.
-        const generation = this.signal?.generation ?? -1;
-        readStateReadings.inc();
-        this.sent += 1;
-        const reading = readState(this.db, selectors);
-        this.inFlight = reading;
-        reading.then(
-          (state) => {
-            if (this.inFlight === reading) this.inFlight = null;
-            // The requests take the reading with the kept scopes, as the ones it vouches for later do.
-            resolve(this.remember(state, generation, startedAt));
-          },
-          (error: unknown) => {
-            if (this.inFlight === reading) this.inFlight = null;
-            reject(error);
-          },
-        );
-      };
-      if (this.inFlight) this.inFlight.then(send, send);
-      else setImmediate(send);
+    return new Promise<ReadState>((resolve, reject) => {
+      this.waiting.push({ ask, minVersion, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      if (this.inFlight) this.inFlight.then(this.send, this.send);
+      else setImmediate(this.send);
     });
-    if (selector) this.queuedSelectors.set(selectorKey(selector), selector);
-    this.queuedAsks.push(ask);
-    if (minVersion !== undefined) this.queuedMinVersion = Math.max(this.queuedMinVersion ?? -1, minVersion);
-    return this.queued;
   }
 
   /**
+   * Sends the reading the waiting requests share. The reading that answered meanwhile (they queued
+   * behind it) serves the ones it now vouches for, as it serves a request arriving now: under load
+   * those are most of them, and the statement is sent for the rest only, resolving the scopes they
+   * need.
+   */
+  private readonly send = (): void => {
+    this.scheduled = false;
+    const waiters = this.waiting.filter((w) => {
+      const known = this.announced(w.ask, w.minVersion);
+      if (known) w.resolve(known);
+      return !known;
+    });
+    this.waiting = [];
+    if (waiters.length === 0) return;
+    // Every waiter's scope, resolved or not: one that ends up keyed on this reading's counters (a
+    // block announced while it was in flight) needs that scope's counters of this reading.
+    const selectors = new Map<string, ScopeSelector>();
+    for (const { ask } of waiters) if (ask.selector) selectors.set(selectorKey(ask.selector), ask.selector);
+    const startedAt = Date.now();
+    // Taken before the statement is sent: a change announced meanwhile makes this reading old.
+    const generation = this.signal?.listening ? this.signal.generation : -1;
+    readStateReadings.inc();
+    this.sent += 1;
+    const reading = readState(this.db, [...selectors.values()]);
+    this.inFlight = reading;
+    reading.then(
+      (state) => {
+        if (this.inFlight === reading) this.inFlight = null;
+        const kept = this.remember(state, generation, startedAt);
+        // Keyed on the announcements when they vouch (the same keys as a request arriving now),
+        // else on the counters this reading read, sent after every one of these requests arrived.
+        for (const w of waiters) w.resolve(this.announced(w.ask, w.minVersion) ?? kept);
+      },
+      (error: unknown) => {
+        if (this.inFlight === reading) this.inFlight = null;
+        for (const w of waiters) w.reject(error);
+      },
+    );
+  };
+
+  /**
    * Keeps a reading as the last one, with the scopes earlier readings resolved while the signal
-   * listened (each vouched for later by its own reading's generation and age, `vouches`); the
-   * oldest past MAX_KEPT_SCOPES are dropped.
+   * listened (each standing while `resolutionStands`); the oldest past MAX_KEPT_SCOPES are dropped.
    */
   private remember(state: ReadState, generation: number, startedAt: number): ReadState {
     this.lastAt = startedAt;
@@ -212,7 +226,7 @@ export class ReadStateSource {
       this.scopes.delete(key);
       this.scopes.set(key, scope);
       this.scopeReadings.delete(key);
-      this.scopeReadings.set(key, { generation, at: startedAt });
+      this.scopeReadings.set(key, generation);
     }
     for (const key of this.scopes.keys()) {
       if (this.scopes.size <= MAX_KEPT_SCOPES) break;
@@ -225,10 +239,14 @@ export class ReadStateSource {
   }
 
   recent(minVersion?: number): Promise<ReadState> {
-    const known = this.pushedForAll([{ tables: undefined }], minVersion);
-    if (known) return Promise.resolve(known);
-    if (minVersion === undefined && this.last && Date.now() - this.lastAt < this.maxAgeMs) {
-      return Promise.resolve(this.last);
+    const last = this.last;
+    if (last && this.announcing(minVersion)) {
+      // The last reading's freshness is current; its counters may not be: the version (what the
+      // totals are kept by) is the announcements'.
+      return Promise.resolve({ ...last, version: this.announcedVersion() });
+    }
+    if (minVersion === undefined && last && Date.now() - this.lastAt < this.maxAgeMs) {
+      return Promise.resolve(last);
     }
     return this.fresh(undefined, minVersion);
   }
@@ -238,54 +256,74 @@ export class ReadStateSource {
     return this.sent;
   }
 
-  /** True while changes are pushed (the signal listens): readings are sent per change, not per request. */
+  /** True while changes are pushed (the signal listens): readings are sent per block, not per request. */
   get pushing(): boolean {
     return this.signal?.listening === true;
   }
 
   /**
-   * The last reading when the signal vouches for it for every ask, and that reading is younger
-   * than `maxStaleMs` and has not missed a block (the checkpoint: its headers would be old).
+   * Whether the announcements stand in for the counters now: the signal listens, its heartbeat
+   * shows every commit older than `maxStaleMs` heard, the last reading was taken while it listened
+   * and no block was announced since (its freshness figures are current), and that reading has
+   * reached `minVersion`.
    */
-  private pushedForAll(asks: readonly Ask[], minVersion: number | undefined): ReadState | null {
-    const last = this.last;
+  private announcing(minVersion: number | undefined): boolean {
     const signal = this.signal;
-    if (!signal?.listening || !last || this.lastGeneration === -1) return null;
-    const now = Date.now();
-    if (now - this.lastAt >= this.maxStaleMs) return null;
-    if (signal.changedSince(this.lastGeneration, FRESHNESS_TABLES)) return null;
-    for (const ask of asks) if (!this.vouches(signal, last, ask, now)) return null;
-    if (minVersion !== undefined && (last.freshness.indexedVersion ?? -1) < minVersion) return null;
-    return last;
+    const last = this.last;
+    if (!signal?.listening || !last || this.lastGeneration === -1) return false;
+    if (signal.heardUpTo <= Date.now() - this.maxStaleMs) return false;
+    if (signal.changedSince(this.lastGeneration, FRESHNESS_TABLES)) return false;
+    return minVersion === undefined || (last.freshness.indexedVersion ?? -1) >= minVersion;
+  }
+
+  /** The read version while announcing: one generation per announced change, as the counters' sum moves per write. */
+  private announcedVersion(): string {
+    return `g${this.signal?.generation ?? 0}`;
+  }
+
+  /** The kept resolution of `selector` while it stands (announcing), else undefined. */
+  private standingScope(selector: ScopeSelector): ReadScope | undefined {
+    const signal = this.signal;
+    if (!signal?.listening || this.lastGeneration === -1) return undefined;
+    const key = selectorKey(selector);
+    const scope = this.scopes.get(key);
+    const generation = this.scopeReadings.get(key);
+    if (!scope || generation === undefined) return undefined;
+    return resolutionStands(signal, selector, scope, generation) ? scope : undefined;
   }
 
   /**
-   * Whether `last` still holds what `ask`'s answer is keyed by: no change announced since it was
-   * sent to a table the answer keys on the table's counter; and for its scope, resolved by `last`
-   * or kept from the earlier reading that resolved it (no older than `maxStaleMs`, or the signal's
-   * heartbeat heard within it), no change announced since that reading to what resolves the scope
-   * nor to the scope's counters of the tables the answer keys on them (a scope that resolved to no
-   * collection keys them on the tables' counters).
+   * The read state of `ask` keyed on the announcements (`announcing`), or null when a reading is
+   * needed: for every table the answer reads, the generation of the last change announced to it;
+   * for the tables it keys on its scope's counters, the generation of the last change announced to
+   * each of the scope's ids (its resolution kept from the reading that made it, while it stands).
+   * The 'g' sets these keys apart from the counters' (digits): an answer kept under one is never
+   * taken for the other. An ask for every table (undefined) is read.
    */
-  private vouches(signal: PushSignal, last: ReadState, ask: Ask, now: number): boolean {
-    if (ask.tables === undefined) return !signal.changedSince(this.lastGeneration);
-    if (!ask.selector) return !signal.changedSince(this.lastGeneration, ask.tables);
-    const key = selectorKey(ask.selector);
-    const scope = last.scopes.get(key);
-    const resolved = this.scopeReadings.get(key);
-    if (!scope || !resolved) return false;
-    // Older than the bound, a resolution stands only while the signal's heartbeat shows every
-    // commit older than the bound heard: nothing unheard can then make it staler than the bound.
-    if (now - resolved.at >= this.maxStaleMs && signal.heardUpTo <= now - this.maxStaleMs) return false;
-    const scoped = scope.ids.length > 0 ? (ask.scoped ?? []) : [];
-    const global = scoped.length > 0 ? ask.tables.filter((table) => !scoped.includes(table)) : ask.tables;
-    if (signal.changedSince(this.lastGeneration, global)) return false;
-    if (scoped.length > 0 && signal.scopeChangedSince(resolved.generation, scoped, scope.ids)) return false;
-    const resolution = resolutionOf(ask.selector, scope);
-    if (!resolution) return true;
-    return resolution.ids
-      ? !signal.scopeChangedSince(resolved.generation, resolution.tables, resolution.ids)
-      : !signal.changedSince(resolved.generation, resolution.tables);
+  private announced(ask: Ask, minVersion: number | undefined): ReadState | null {
+    const signal = this.signal;
+    const last = this.last;
+    if (!signal || !last || ask.tables === undefined || !this.announcing(minVersion)) return null;
+    let scopes = NO_SCOPES;
+    if (ask.selector) {
+      const scope = this.standingScope(ask.selector);
+      if (!scope) return null;
+      const keyed = scope.ids.length > 0 ? (ask.scoped ?? []) : [];
+      const versions = new Map<string, Record<string, string>>();
+      for (const id of scope.ids) {
+        const of: Record<string, string> = {};
+        for (const table of keyed) of[table] = `g${signal.scopeChangeOf(table, id)}`;
+        versions.set(id, of);
+      }
+      const pairVersion =
+        'creator' in ask.selector
+          ? `g${signal.scopeChangeOf('collections:name', pairKey(ask.selector))}`
+          : '0';
+      scopes = new Map([[selectorKey(ask.selector), { ids: scope.ids, pairVersion, versions }]]);
+    }
+    const tables: Record<string, string> = {};
+    for (const table of ask.tables) tables[table] = `g${signal.changeOf(table)}`;
+    return { version: this.announcedVersion(), tables, all: {}, scopes, freshness: last.freshness };
   }
 
   /**

@@ -95,6 +95,14 @@ export interface ReadVersionSignal {
    */
   scopeChangedSince(generation: number, tables: readonly string[], ids: readonly string[]): boolean;
   /**
+   * The generation of the last change announced to `table`'s counter (a change to everything
+   * counts): it moves exactly when `changedSince` of the generation before would turn true. What
+   * the API keys a cached answer on while it hears every commit, in place of the counter itself.
+   */
+  changeOf(table: string): number;
+  /** The generation of the last change announced to scope `id`'s counter of `table` (as `scopeChangedSince` counts). */
+  scopeChangeOf(table: string, id: string): number;
+  /**
    * Epoch ms before which every committed change has been heard (0: not known): the send time of
    * the newest of the signal's own heartbeats heard back. While it is recent, nothing announced
    * can be older than `now - heardUpTo` and still unheard, however old the reading it vouches for.
@@ -171,11 +179,19 @@ export class AnnouncedChanges {
   }
 
   scopeChangedSince(generation: number, tables: readonly string[], ids: readonly string[]): boolean {
-    if (this.everything > generation || this.scopesForgotten > generation) return true;
-    return tables.some(
-      (table) =>
-        (this.everyScope.get(table) ?? 0) > generation ||
-        ids.some((id) => (this.byScope.get(`${table}@${id}`) ?? 0) > generation),
+    return tables.some((table) => ids.some((id) => this.scopeChangeOf(table, id) > generation));
+  }
+
+  changeOf(table: string): number {
+    return Math.max(this.everything, this.byTable.get(table) ?? 0);
+  }
+
+  scopeChangeOf(table: string, id: string): number {
+    return Math.max(
+      this.everything,
+      this.scopesForgotten,
+      this.everyScope.get(table) ?? 0,
+      this.byScope.get(`${table}@${id}`) ?? 0,
     );
   }
 }
@@ -221,6 +237,8 @@ export function listenForReadVersions(url: string): ReadVersionSignal {
     },
     changedSince: (generation, tables) => changes.changedSince(generation, tables),
     scopeChangedSince: (generation, tables, ids) => changes.scopeChangedSince(generation, tables, ids),
+    changeOf: (table) => changes.changeOf(table),
+    scopeChangeOf: (table, id) => changes.scopeChangeOf(table, id),
     close: () => {
       clearInterval(heartbeat);
       return listener.close();
