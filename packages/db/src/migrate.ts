@@ -50,6 +50,7 @@ import * as rarityTotals from './migrations/2026-12-16T1000_rarity_totals';
 import * as collectionHoldings from './migrations/2026-12-17T1000_collection_holdings';
 import * as collectionHoldingsOneCount from './migrations/2026-12-18T1000_collection_holdings_one_count';
 import * as traitValueFloors from './migrations/2026-12-19T1000_trait_value_floors';
+import * as activeListingGrams from './migrations/2026-12-20T1000_active_listing_grams';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -109,6 +110,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-17T1000_collection_holdings': collectionHoldings,
   '2026-12-18T1000_collection_holdings_one_count': collectionHoldingsOneCount,
   '2026-12-19T1000_trait_value_floors': traitValueFloors,
+  '2026-12-20T1000_active_listing_grams': activeListingGrams,
 };
 
 /** The migrations' names in the order they run. */

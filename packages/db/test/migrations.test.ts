@@ -22,6 +22,7 @@ describe('migrations', () => {
     expect(tables.rows.map((r) => r.table_name).sort()).toEqual(
       [
         'active_listing_counts',
+        'active_listing_grams',
         'active_listings',
         'api_keys',
         'chain_tip',

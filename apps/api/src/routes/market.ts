@@ -287,7 +287,14 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
       },
       config: {
         readCache: {
-          tables: ['active_listing_counts', 'active_listings', 'collections', 'ranking_snapshots', 'tokens'],
+          tables: [
+            'active_listing_counts',
+            'active_listing_grams',
+            'active_listings',
+            'collections',
+            'ranking_snapshots',
+            'tokens',
+          ],
         },
       },
     },
@@ -306,7 +313,11 @@ export async function marketRoutes(scope: FastifyInstance, { readDb: db, now }: 
         querystring: TotalListingCardsQuery,
         response: { 200: One(Type.Object({ total: Type.Integer() })), ...ERRORS },
       },
-      config: { readCache: { tables: ['active_listing_counts', 'active_listings', 'collections'] } },
+      config: {
+        readCache: {
+          tables: ['active_listing_counts', 'active_listing_grams', 'active_listings', 'collections'],
+        },
+      },
     },
     async (request) => ({
       data: { total: await totalListingCards(db, request.query, request.readState?.version) },

@@ -149,6 +149,15 @@ export interface TraitValueFloorsTable {
   floor: U64;
 }
 
+/**
+ * The active listings per one- or two-character search text (migration 2026-12-20T1000, kept by
+ * triggers): those whose token name or collection's name contains it, case-insensitively.
+ */
+export interface ActiveListingGramsTable {
+  gram: string;
+  listings: number;
+}
+
 export interface UserInventorySnapshotsTable {
   owner_address: string;
   snapshot_at: Timestamp;

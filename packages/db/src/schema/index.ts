@@ -9,6 +9,7 @@ import type {
 } from './chain';
 import type {
   ActiveListingCountsTable,
+  ActiveListingGramsTable,
   CollectionHoldingsTable,
   CollectionRankingChangesTable,
   CollectionRarityMarksTable,
@@ -65,6 +66,7 @@ export interface Database {
   /** The listings whose status is 'active', kept by triggers on listings (same columns). */
   active_listings: ListingsTable;
   active_listing_counts: ActiveListingCountsTable;
+  active_listing_grams: ActiveListingGramsTable;
   collection_floor_changes: CollectionFloorChangesTable;
   token_offers: TokenOffersTable;
   collection_offers: CollectionOffersTable;

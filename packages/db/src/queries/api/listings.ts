@@ -196,11 +196,21 @@ const countListings = (from: RawBuilder<unknown>, where: RawBuilder<boolean>): R
 /**
  * The count of listing-cards and total-listing-cards: for no filter, or a collection name and creator
  * alone, the sum of the counts the triggers keep per (creator, collection name) in
- * active_listing_counts (a few rows, not every active listing); else the matches counted.
+ * active_listing_counts (a few rows, not every active listing); for a search of one or two letters
+ * or digits alone, the count the triggers keep per such text in active_listing_grams (one row); else
+ * the matches counted.
  */
 function countCards(f: ListingFilter, { from, where }: ListingRows): RawBuilder<ListingCount> {
-  const { collectionName, creatorAddress, ...rest } = f;
-  if (Object.values(rest).some((v) => v !== undefined && v !== '')) return countListings(from, where);
+  const { collectionName, creatorAddress, search, ...others } = f;
+  const given = (v: unknown) => v !== undefined && v !== '';
+  if (Object.values(others).some(given)) return countListings(from, where);
+  if (given(search)) {
+    const text = searchText(f);
+    if (text === undefined || !subsumedBySubstring(text) || given(collectionName) || given(creatorAddress)) {
+      return countListings(from, where);
+    }
+    return sql`SELECT coalesce((SELECT g.listings FROM active_listing_grams g WHERE g.gram = lower(${text})), 0)::int AS total`;
+  }
   const terms = [sql`true`];
   if (collectionName !== undefined) terms.push(sql`k.collection_name = ${collectionName}`);
   if (creatorAddress !== undefined) terms.push(sql`k.creator_address = ${creatorAddress}`);
