@@ -69,7 +69,8 @@ describe('read state pushed by LISTEN (x-mdq-cache hits without a database round
     const url = CACHED[0] as string; // /token-balances: the wallet's tokens, held or listed
     await until('the announcement', async () => (await h.get(url)).headers['x-mdq-indexed-version'] === '4');
     expect((await h.get(url)).body).not.toBe(before.get(url));
-    expect(readings()).toBeGreaterThan(sent);
+    // The block's version came with its announcement (the checkpoint row's notification): no reading.
+    expect(readings()).toBe(sent);
   });
 
   it('x-mdq-min-version: a client that names the version it saw gets it at once, heard or not', async () => {
@@ -301,6 +302,36 @@ describe('ReadStateSource with a signal', () => {
     expect(read.freshness.indexedVersion).toBe(4);
     expect(read.version).toMatch(/^\d/);
     expect(source.readings).toBe(6);
+  });
+
+  it("takes a block's freshness from its checkpoint's announcement, and reads when that goes back or is missing", async () => {
+    const signal = heard();
+    const source = new ReadStateSource(test.db, 250, signal, 60_000);
+    const first = await version(source);
+    expect(source.readings).toBe(1);
+    const ahead = (first ?? 0) + 10;
+    // A block: its checkpoint row's notification, then its table's (the statement's trigger).
+    signal.announce(`~checkpoint ${ahead} 1700000000000`);
+    signal.announce('indexer_checkpoints');
+    const state = await source.fresh(undefined, undefined, ['tokens']);
+    expect(state.freshness.indexedVersion).toBe(ahead);
+    expect(state.freshness.indexedAt?.getTime()).toBe(1_700_000_000_000);
+    expect((await source.recent()).freshness.indexedVersion).toBe(ahead);
+    // A client's version at or below it needs no reading either.
+    expect(await version(source, ahead)).toBe(ahead);
+    expect(source.readings).toBe(1);
+    // One going back (another follower behind the main one, a reset): read the highest there is.
+    signal.announce(`~checkpoint ${ahead - 5} 1700000000000`);
+    signal.announce('indexer_checkpoints');
+    expect(await version(source)).toBe(first);
+    expect(source.readings).toBe(2);
+    // The checkpoint changed with no version announced (a row deleted): read.
+    signal.announce(`~checkpoint ${ahead + 1} 1700000000000`);
+    signal.announce('indexer_checkpoints');
+    expect(await version(source)).toBe(ahead + 1);
+    signal.announce('indexer_checkpoints');
+    expect(await version(source)).toBe(first);
+    expect(source.readings).toBe(3);
   });
 
   it('trusts the announcements only while the heartbeat shows every commit older than maxStaleMs heard', async () => {

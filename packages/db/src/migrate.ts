@@ -51,6 +51,7 @@ import * as collectionHoldings from './migrations/2026-12-17T1000_collection_hol
 import * as collectionHoldingsOneCount from './migrations/2026-12-18T1000_collection_holdings_one_count';
 import * as traitValueFloors from './migrations/2026-12-19T1000_trait_value_floors';
 import * as activeListingGrams from './migrations/2026-12-20T1000_active_listing_grams';
+import * as checkpointNotify from './migrations/2026-12-21T1000_checkpoint_notify';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -111,6 +112,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-18T1000_collection_holdings_one_count': collectionHoldingsOneCount,
   '2026-12-19T1000_trait_value_floors': traitValueFloors,
   '2026-12-20T1000_active_listing_grams': activeListingGrams,
+  '2026-12-21T1000_checkpoint_notify': checkpointNotify,
 };
 
 /** The migrations' names in the order they run. */

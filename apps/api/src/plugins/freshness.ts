@@ -24,7 +24,9 @@ type PushSignal = Pick<
   | 'changeOf'
   | 'scopeChangeOf'
   | 'heardUpTo'
->;
+  | 'checkpoint'
+> &
+  Partial<Pick<ReadVersionSignal, 'heard'>>;
 
 /**
  * What a request asks the read state for: the tables its answer reads (undefined: any), the
@@ -124,6 +126,8 @@ export class ReadStateSource {
   private lastAt = 0;
   /** The signal's generation when the last reading was sent (-1: it did not listen). */
   private lastGeneration = -1;
+  /** The freshness of the last checkpoint heard since that reading, by its generation. */
+  private pushed: { generation: number; freshness: Freshness } | null = null;
   /**
    * Every scope the readings resolved while the signal listened (selectorKey), oldest first, and
    * the generation at which the reading that resolved it was sent: `resolutionStands` decides
@@ -214,6 +218,8 @@ export class ReadStateSource {
   private remember(state: ReadState, generation: number, startedAt: number): ReadState {
     this.lastAt = startedAt;
     this.lastGeneration = generation;
+    // A reading has the highest checkpoint: what was heard before it goes.
+    this.pushed = null;
     if (generation === -1 || this.signal?.listening !== true) {
       // Nothing vouches for a reading now: each request keeps the one it joined, scopes and all.
       this.scopes.clear();
@@ -240,10 +246,11 @@ export class ReadStateSource {
 
   recent(minVersion?: number): Promise<ReadState> {
     const last = this.last;
-    if (last && this.announcing(minVersion)) {
-      // The last reading's freshness is current; its counters may not be: the version (what the
+    const freshness = this.announcedFreshness(minVersion);
+    if (last && freshness) {
+      // The freshness is current; the last reading's counters may not be: the version (what the
       // totals are kept by) is the announcements'.
-      return Promise.resolve({ ...last, version: this.announcedVersion() });
+      return Promise.resolve({ ...last, version: this.announcedVersion(), freshness });
     }
     if (minVersion === undefined && last && Date.now() - this.lastAt < this.maxAgeMs) {
       return Promise.resolve(last);
@@ -256,24 +263,59 @@ export class ReadStateSource {
     return this.sent;
   }
 
+  /**
+   * Resolves once every commit before the call has been heard (at once when nothing is pushed):
+   * a test's writes are then in the keys of the answers it asks next.
+   */
+  settled(): Promise<void> {
+    return this.signal?.listening && this.signal.heard ? this.signal.heard() : Promise.resolve();
+  }
+
   /** True while changes are pushed (the signal listens): readings are sent per block, not per request. */
   get pushing(): boolean {
     return this.signal?.listening === true;
   }
 
   /**
-   * Whether the announcements stand in for the counters now: the signal listens, its heartbeat
-   * shows every commit older than `maxStaleMs` heard, the last reading was taken while it listened
-   * and no block was announced since (its freshness figures are current), and that reading has
-   * reached `minVersion`.
+   * The freshness figures when the announcements stand in for the counters now, else null: the
+   * signal listens, its heartbeat shows every commit older than `maxStaleMs` heard, and the last
+   * reading was taken while it listened. The figures are that reading's while no block was announced
+   * since; after a block, the checkpoint its commit announced ('~checkpoint': its version and block
+   * time) when that is the last change announced to the checkpoint and it went forward from every
+   * version known (a checkpoint written otherwise, or one going back, as another follower's behind
+   * the main one: a reading, which has the highest). `minVersion` must have been reached.
    */
-  private announcing(minVersion: number | undefined): boolean {
+  private announcedFreshness(minVersion: number | undefined): Freshness | null {
     const signal = this.signal;
     const last = this.last;
-    if (!signal?.listening || !last || this.lastGeneration === -1) return false;
-    if (signal.heardUpTo <= Date.now() - this.maxStaleMs) return false;
-    if (signal.changedSince(this.lastGeneration, FRESHNESS_TABLES)) return false;
-    return minVersion === undefined || (last.freshness.indexedVersion ?? -1) >= minVersion;
+    if (!signal?.listening || !last || this.lastGeneration === -1) return null;
+    if (signal.heardUpTo <= Date.now() - this.maxStaleMs) return null;
+    let freshness = last.freshness;
+    if (signal.changedSince(this.lastGeneration, FRESHNESS_TABLES)) {
+      const heard = signal.checkpoint;
+      if (!heard || heard.generation < signal.changeOf('indexer_checkpoints')) return null;
+      if (this.pushed?.generation !== heard.generation) {
+        const known = Math.max(
+          this.pushed?.freshness.indexedVersion ?? -1,
+          last.freshness.indexedVersion ?? -1,
+        );
+        if (heard.version < known) return null;
+        const tip = last.freshness.tipVersion;
+        this.pushed = {
+          generation: heard.generation,
+          freshness: {
+            indexedVersion: heard.version,
+            indexedAt: heard.at === null ? null : new Date(heard.at),
+            // As a reading raises it: the chain has at least what was indexed.
+            tipVersion: tip === null ? null : Math.max(tip, heard.version),
+            tipSeenAt: last.freshness.tipSeenAt,
+          },
+        };
+      }
+      freshness = this.pushed.freshness;
+    }
+    if (minVersion !== undefined && (freshness.indexedVersion ?? -1) < minVersion) return null;
+    return freshness;
   }
 
   /** The read version while announcing: one generation per announced change, as the counters' sum moves per write. */
@@ -293,7 +335,7 @@ export class ReadStateSource {
   }
 
   /**
-   * The read state of `ask` keyed on the announcements (`announcing`), or null when a reading is
+   * The read state of `ask` keyed on the announcements (`announcedFreshness`), or null when a reading is
    * needed: for every table the answer reads, the generation of the last change announced to it;
    * for the tables it keys on its scope's counters, the generation of the last change announced to
    * each of the scope's ids (its resolution kept from the reading that made it, while it stands).
@@ -303,7 +345,9 @@ export class ReadStateSource {
   private announced(ask: Ask, minVersion: number | undefined): ReadState | null {
     const signal = this.signal;
     const last = this.last;
-    if (!signal || !last || ask.tables === undefined || !this.announcing(minVersion)) return null;
+    if (!signal || !last || ask.tables === undefined) return null;
+    const freshness = this.announcedFreshness(minVersion);
+    if (!freshness) return null;
     let scopes = NO_SCOPES;
     if (ask.selector) {
       const scope = this.standingScope(ask.selector);
@@ -323,18 +367,19 @@ export class ReadStateSource {
     }
     const tables: Record<string, string> = {};
     for (const table of ask.tables) tables[table] = `g${signal.changeOf(table)}`;
-    return { version: this.announcedVersion(), tables, all: {}, scopes, freshness: last.freshness };
+    return { version: this.announcedVersion(), tables, all: {}, scopes, freshness };
   }
 
   /**
-   * The freshness figures alone, for the lag metrics: a recent reading, or the last one when a new
-   * one does not answer within `waitMs`. `/metrics` is the operator's view of an overload, and in
-   * one the pool's queue is full: a scrape must not wait in it (one did, until every connection
-   * came back).
+   * The freshness figures alone, for the lag metrics: a reading younger than `maxAgeMs` (not the
+   * announced checkpoint: the chain's tip is in no announcement), or the last one when a new one
+   * does not answer within `waitMs`. `/metrics` is the operator's view of an overload, and in one
+   * the pool's queue is full: a scrape must not wait in it (one did, until every connection came
+   * back).
    */
   async current(waitMs = 100): Promise<Freshness> {
-    const reading = this.recent();
     const last = this.last;
+    const reading = last && Date.now() - this.lastAt < this.maxAgeMs ? Promise.resolve(last) : this.fresh();
     if (!last) return (await reading).freshness;
     let timer: NodeJS.Timeout | undefined;
     const fallback = new Promise<ReadState>((resolve) => {

@@ -108,8 +108,30 @@ export interface ReadVersionSignal {
    * can be older than `now - heardUpTo` and still unheard, however old the reading it vouches for.
    */
   readonly heardUpTo: number;
+  /**
+   * The newest checkpoint announced with its version ('~checkpoint', migration 2026-12-21T1000), and
+   * the generation of the 'indexer_checkpoints' change its commit announced: while no later change
+   * to the checkpoint was announced, the indexed version is this one, heard rather than read.
+   */
+  readonly checkpoint: AnnouncedCheckpoint | null;
+  /**
+   * Resolves once every commit before the call has been heard (a heartbeat sent after the call
+   * came back), or at once while not listening: what a test awaits between its writes and its
+   * reads when it asks for the announcements' effect rather than their timing.
+   */
+  heard(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A checkpoint's commit as announced: its version, its block time (epoch ms) and its generation. */
+export interface AnnouncedCheckpoint {
+  version: number;
+  at: number | null;
+  generation: number;
+}
+
+/** A checkpoint row's notification: `~checkpoint <version> <block time, epoch ms or empty>`. */
+const CHECKPOINT = '~checkpoint ';
 
 /** Scopes remembered by name at most; past it they are forgotten, and counted as changed. */
 const MAX_ANNOUNCED_SCOPES = 100_000;
@@ -136,14 +158,34 @@ export class AnnouncedChanges {
   private readonly everyScope = new Map<string, number>();
   /** When byScope was last cleared (at its bound): every scope counts as changed then. */
   private scopesForgotten = 0;
+  /** The checkpoint rows' notifications of the commit being heard, before its table's one. */
+  private pending: Omit<AnnouncedCheckpoint, 'generation'> | null = null;
+  private heardCheckpoint: AnnouncedCheckpoint | null = null;
 
   get generation(): number {
     return this.current;
   }
 
+  get checkpoint(): AnnouncedCheckpoint | null {
+    return this.heardCheckpoint;
+  }
+
   /** A commit's notification ('': it did not say what, as the functions before 2026-12-09T1000 did not). */
   announce(payload: string): void {
+    if (payload.startsWith(CHECKPOINT)) {
+      // A checkpoint row of the commit: its table's notification follows (the statement's trigger
+      // runs after the rows'), and gives it its generation. Of several rows, the newest.
+      const [version, at] = payload.slice(CHECKPOINT.length).split(' ');
+      const heard = { version: Number(version), at: at ? Number(at) : null };
+      if (Number.isSafeInteger(heard.version) && heard.version > (this.pending?.version ?? -1))
+        this.pending = heard;
+      return;
+    }
     this.current += 1;
+    if (payload === 'indexer_checkpoints' && this.pending) {
+      this.heardCheckpoint = { ...this.pending, generation: this.current };
+    }
+    this.pending = null;
     if (payload === '') {
       this.everything = this.current;
       return;
@@ -168,6 +210,7 @@ export class AnnouncedChanges {
 
   /** Changes may have gone unheard (the listening connection was down). */
   reset(): void {
+    this.pending = null;
     this.current += 1;
     this.everything = this.current;
   }
@@ -213,17 +256,25 @@ export function listenForReadVersions(url: string): ReadVersionSignal {
   const self = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
   const own = `${HEARTBEAT}${self} `;
   let heardUpTo = 0;
+  /** heard()'s callers, each with the time of its call. */
+  let waiting: { since: number; resolve: () => void }[] = [];
   const listener = listenForNotifications(url, 'mdq-api-read-versions', [READ_VERSIONS_CHANNEL], {
     notified: (_channel, payload) => {
       if (!payload.startsWith(HEARTBEAT)) changes.announce(payload);
-      else if (payload.startsWith(own))
+      else if (payload.startsWith(own)) {
         heardUpTo = Math.max(heardUpTo, Number(payload.slice(own.length)) || 0);
+        const [done, rest] = [
+          waiting.filter((w) => w.since <= heardUpTo),
+          waiting.filter((w) => w.since > heardUpTo),
+        ];
+        waiting = rest;
+        for (const w of done) w.resolve();
+      }
     },
     reset: () => changes.reset(),
   });
-  const heartbeat = setInterval(() => {
-    listener.notifySelf(READ_VERSIONS_CHANNEL, `${own}${Date.now()}`);
-  }, HEARTBEAT_MS);
+  const beat = () => listener.notifySelf(READ_VERSIONS_CHANNEL, `${own}${Date.now()}`);
+  const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
   return {
     get listening() {
@@ -235,10 +286,25 @@ export function listenForReadVersions(url: string): ReadVersionSignal {
     get heardUpTo() {
       return heardUpTo;
     },
+    get checkpoint() {
+      return changes.checkpoint;
+    },
     changedSince: (generation, tables) => changes.changedSince(generation, tables),
     scopeChangedSince: (generation, tables, ids) => changes.scopeChangedSince(generation, tables, ids),
     changeOf: (table) => changes.changeOf(table),
     scopeChangeOf: (table, id) => changes.scopeChangeOf(table, id),
+    heard: () => {
+      if (!listener.listening) return Promise.resolve();
+      const since = Date.now();
+      return new Promise<void>((resolve) => {
+        waiting.push({ since, resolve });
+        // A heartbeat already in flight may have been sent before the call: one of ours after it.
+        const send = () => {
+          if (!beat() && listener.listening) setTimeout(send, 5);
+        };
+        send();
+      });
+    },
     close: () => {
       clearInterval(heartbeat);
       return listener.close();
