@@ -48,12 +48,11 @@ interface Waiter {
 }
 
 /**
- * The table whose writes move the indexed version: every answer carries it (`x-mdq-indexed-version`),
- * so a block's commit takes a new reading whatever the answer reads, and the header is the current
- * version as it was with one global counter. Notifications of the worker's and the metadata
- * crawler's commits, which write no checkpoint, are the ones an answer can stand across.
+ * The table whose writes move the indexed version, which every answer carries
+ * (`x-mdq-indexed-version`): after a block's commit the headers take the version its checkpoint
+ * announced, or a new reading when it announced none (`announcedFreshness`).
  */
-const FRESHNESS_TABLES = ['indexer_checkpoints'];
+const CHECKPOINTS = 'indexer_checkpoints';
 
 /** Scopes kept from earlier readings at most: each is a few counters, and a busy API asks about thousands. */
 const MAX_KEPT_SCOPES = 20_000;
@@ -103,11 +102,11 @@ function resolutionStands(
  * (collections, wallet buckets, lootboxes) whose counters it moved, so the generation of the last
  * announcement naming a counter moves exactly when the counter does, and a cached answer is keyed
  * on those generations (`announced`): a request touches no database, whether its answer is then a
- * hit or a miss. Readings are left for what the announcements do not carry: the indexed version of
- * the freshness headers (a block's commit, the indexer's checkpoint, takes a new reading, shared by
- * the requests that arrive meanwhile, so the headers stay the current ones) and the resolution of a
- * scope no reading resolved yet, or whose resolution an announced change may have moved
- * (`resolutionStands`: a pair's collections, a token not stored yet). A change is announced at its
+ * hit or a miss. A block's commit announces its checkpoint's version and block time, which the
+ * freshness headers then carry (`announcedFreshness`). Readings are left for what the announcements
+ * do not carry: a checkpoint that moved without announcing its version, or back; and the
+ * resolution of a scope no reading resolved yet, or whose resolution an announced change may have
+ * moved (`resolutionStands`: a pair's collections, a token not stored yet). A change is announced at its
  * commit, so an answer can be older than a write only for the time the notification takes to
  * arrive (milliseconds), and never by more than `maxStaleMs`: the keys are trusted only while the
  * signal's heartbeat shows every commit older than that heard. A request that names a chain version
@@ -271,7 +270,7 @@ export class ReadStateSource {
     return this.signal?.listening && this.signal.heard ? this.signal.heard() : Promise.resolve();
   }
 
-  /** True while changes are pushed (the signal listens): readings are sent per block, not per request. */
+  /** True while changes are pushed (the signal listens): the counters are not read per request. */
   get pushing(): boolean {
     return this.signal?.listening === true;
   }
@@ -291,9 +290,9 @@ export class ReadStateSource {
     if (!signal?.listening || !last || this.lastGeneration === -1) return null;
     if (signal.heardUpTo <= Date.now() - this.maxStaleMs) return null;
     let freshness = last.freshness;
-    if (signal.changedSince(this.lastGeneration, FRESHNESS_TABLES)) {
+    if (signal.changeOf(CHECKPOINTS) > this.lastGeneration) {
       const heard = signal.checkpoint;
-      if (!heard || heard.generation < signal.changeOf('indexer_checkpoints')) return null;
+      if (!heard || heard.generation < signal.changeOf(CHECKPOINTS)) return null;
       if (this.pushed?.generation !== heard.generation) {
         const known = Math.max(
           this.pushed?.freshness.indexedVersion ?? -1,

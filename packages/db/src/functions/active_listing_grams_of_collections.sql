@@ -40,8 +40,6 @@ BEGIN
      CROSS JOIN LATERAL (VALUES (o.collection_name, -1), (n.collection_name, 1)) AS x(collection_name, sign)
      WHERE o.collection_name IS DISTINCT FROM n.collection_name;
   END IF;
-  IF names IS NOT NULL THEN
-    PERFORM active_listing_grams_apply(names, collection_names, signs);
-  END IF;
+  PERFORM active_listing_grams_apply(names, collection_names, signs);
   RETURN NULL;
 END $$;

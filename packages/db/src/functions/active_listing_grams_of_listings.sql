@@ -23,8 +23,6 @@ BEGIN
             UNION ALL SELECT n.token_name, n.collection_id, 1 FROM new_rows n) r
       LEFT JOIN collections c ON c.collection_id = r.collection_id;
   END IF;
-  IF names IS NOT NULL THEN
-    PERFORM active_listing_grams_apply(names, collection_names, signs);
-  END IF;
+  PERFORM active_listing_grams_apply(names, collection_names, signs);
   RETURN NULL;
 END $$;

@@ -12,7 +12,5 @@ BEGIN
   SELECT array_agg(l.token_name), array_agg(c.collection_name), array_agg(1)
     INTO names, collection_names, signs
     FROM active_listings l LEFT JOIN collections c ON c.collection_id = l.collection_id;
-  IF names IS NOT NULL THEN
-    PERFORM active_listing_grams_apply(names, collection_names, signs);
-  END IF;
+  PERFORM active_listing_grams_apply(names, collection_names, signs);
 END $$;

@@ -263,12 +263,9 @@ export function listenForReadVersions(url: string): ReadVersionSignal {
       if (!payload.startsWith(HEARTBEAT)) changes.announce(payload);
       else if (payload.startsWith(own)) {
         heardUpTo = Math.max(heardUpTo, Number(payload.slice(own.length)) || 0);
-        const [done, rest] = [
-          waiting.filter((w) => w.since <= heardUpTo),
-          waiting.filter((w) => w.since > heardUpTo),
-        ];
-        waiting = rest;
-        for (const w of done) w.resolve();
+        // Sent in a later millisecond than the call: sent after it, so after every commit before it.
+        for (const w of waiting) if (w.since < heardUpTo) w.resolve();
+        waiting = waiting.filter((w) => w.since >= heardUpTo);
       }
     },
     reset: () => changes.reset(),
@@ -298,9 +295,10 @@ export function listenForReadVersions(url: string): ReadVersionSignal {
       const since = Date.now();
       return new Promise<void>((resolve) => {
         waiting.push({ since, resolve });
-        // A heartbeat already in flight may have been sent before the call: one of ours after it.
+        // A heartbeat already in flight may have been sent before the call: one of ours after it,
+        // stamped past the call's millisecond (one stamped in it may have been sent before it).
         const send = () => {
-          if (!beat() && listener.listening) setTimeout(send, 5);
+          if ((Date.now() <= since || !beat()) && listener.listening) setTimeout(send, 1);
         };
         send();
       });
