@@ -26,6 +26,7 @@ import { registerMetrics } from './plugins/metrics';
 import { type QueueDashboardOptions, registerQueueDashboard } from './plugins/queue-dashboard';
 import { type RateLimitOptions, registerRateLimit } from './plugins/rate-limit';
 import type { ResponseCacheBounds } from './plugins/response-cache';
+import { registerResponseSchemaCheck } from './plugins/response-schemas';
 import { registerThumbnailUrls } from './plugins/thumbnail-urls';
 import type { CollectionUriResolver, MetadataCrawlRequester, RouteDeps } from './routes/deps';
 import { eventRoutes } from './routes/events';
@@ -105,6 +106,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Before any route: every response schema is checked as it is registered.
+  registerResponseSchemaCheck(app);
 
   const now = options.clock ?? (() => new Date());
   // The replica's checkpoint, not the primary's: the headers and the response cache describe the

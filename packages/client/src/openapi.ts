@@ -72,6 +72,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
                             status: "ready" | "unavailable" | "lagging";
                             database: boolean;
                             indexedVersion: number | null;
@@ -91,6 +92,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
                             status: "ready" | "unavailable" | "lagging";
                             database: boolean;
                             indexedVersion: number | null;
@@ -458,7 +460,10 @@ export interface paths {
                                 animationUrl: string | null;
                                 /** @description the token's off-chain metadata document: fetched, failed (and why) or pending */
                                 metadata: {
-                                    /** @description pending: not fetched yet; error: the last fetch failed (see error) */
+                                    /**
+                                     * @description pending: not fetched yet; error: the last fetch failed (see error)
+                                     * @enum {string}
+                                     */
                                     status: "ok" | "error" | "pending";
                                     /** @description why the last fetch failed (404, not JSON, too large, timed out…) */
                                     error: string | null;
@@ -640,7 +645,10 @@ export interface paths {
                                 animationUrl: string | null;
                                 /** @description the token's off-chain metadata document: fetched, failed (and why) or pending */
                                 metadata: {
-                                    /** @description pending: not fetched yet; error: the last fetch failed (see error) */
+                                    /**
+                                     * @description pending: not fetched yet; error: the last fetch failed (see error)
+                                     * @enum {string}
+                                     */
                                     status: "ok" | "error" | "pending";
                                     /** @description why the last fetch failed (404, not JSON, too large, timed out…) */
                                     error: string | null;
@@ -822,7 +830,10 @@ export interface paths {
                                 animationUrl: string | null;
                                 /** @description the token's off-chain metadata document: fetched, failed (and why) or pending */
                                 metadata: {
-                                    /** @description pending: not fetched yet; error: the last fetch failed (see error) */
+                                    /**
+                                     * @description pending: not fetched yet; error: the last fetch failed (see error)
+                                     * @enum {string}
+                                     */
                                     status: "ok" | "error" | "pending";
                                     /** @description why the last fetch failed (404, not JSON, too large, timed out…) */
                                     error: string | null;
@@ -1037,6 +1048,7 @@ export interface paths {
                                      */
                                     mintEnd: string | null;
                                     paused: boolean;
+                                    /** @enum {string} */
                                     status: "upcoming" | "active" | "sold_out" | "ended";
                                     /**
                                      * Format: date-time
@@ -1176,6 +1188,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @enum {string} */
                                 source: "token" | "market";
                                 /** @description mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing… */
                                 kind: string;
@@ -1354,7 +1367,10 @@ export interface paths {
                                 traits: {
                                     traitType: string;
                                     value: string;
-                                    /** @description the on-chain property map, or the off-chain document (the chain wins where both name a trait) */
+                                    /**
+                                     * @description the on-chain property map, or the off-chain document (the chain wins where both name a trait)
+                                     * @enum {string}
+                                     */
                                     source: "chain" | "document";
                                     /** @description tokens of the collection with this value */
                                     count: number;
@@ -1486,6 +1502,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @enum {string} */
                                 source: "token" | "market";
                                 /** @description mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing… */
                                 kind: string;
@@ -1662,7 +1679,10 @@ export interface paths {
                                     animationUrl: string | null;
                                     /** @description the token's off-chain metadata document: fetched, failed (and why) or pending */
                                     metadata: {
-                                        /** @description pending: not fetched yet; error: the last fetch failed (see error) */
+                                        /**
+                                         * @description pending: not fetched yet; error: the last fetch failed (see error)
+                                         * @enum {string}
+                                         */
                                         status: "ok" | "error" | "pending";
                                         /** @description why the last fetch failed (404, not JSON, too large, timed out…) */
                                         error: string | null;
@@ -1733,6 +1753,7 @@ export interface paths {
                                 /** @description u64 in the smallest unit, decimal string */
                                 floorPrice: string | null;
                                 bestBid: {
+                                    /** @enum {string} */
                                     kind: "token_offer" | "collection_offer";
                                     offerId: string;
                                     marketplace: string;
@@ -2082,6 +2103,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @enum {string} */
                                 kind: "token_offer" | "collection_offer";
                                 offerId: string;
                                 marketplace: string;
@@ -2701,6 +2723,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @enum {string} */
                                 source: "token" | "market";
                                 /** @description mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing… */
                                 kind: string;
@@ -3022,6 +3045,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @enum {string} */
                                 kind: "token_offer" | "collection_offer";
                                 offerId: string;
                                 marketplace: string;
@@ -3180,6 +3204,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @enum {string} */
                                 source: "token" | "market";
                                 /** @description mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing… */
                                 kind: string;
@@ -3339,6 +3364,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 address: string;
+                                /** @enum {string} */
                                 range: "24h" | "7d" | "30d" | "all";
                                 /** @description bucket width, e.g. "1 hour" */
                                 bucket: string;
@@ -3501,6 +3527,7 @@ export interface paths {
                                  */
                                 mintEnd: string | null;
                                 paused: boolean;
+                                /** @enum {string} */
                                 status: "upcoming" | "active" | "sold_out" | "ended";
                                 /**
                                  * Format: date-time
@@ -3644,7 +3671,10 @@ export interface paths {
                         "application/json": {
                             data: {
                                 lootboxId: number;
-                                /** @description revenue window ending now */
+                                /**
+                                 * @description revenue window ending now
+                                 * @enum {string}
+                                 */
                                 timeframe: "24h" | "7d" | "30d" | "all";
                                 /**
                                  * Format: date-time
@@ -4554,6 +4584,7 @@ export interface paths {
                                  */
                                 mintEnd: string | null;
                                 paused: boolean;
+                                /** @enum {string} */
                                 status: "upcoming" | "active" | "sold_out" | "ended";
                                 /**
                                  * Format: date-time
@@ -4718,6 +4749,7 @@ export interface paths {
                                  */
                                 mintEnd: string | null;
                                 paused: boolean;
+                                /** @enum {string} */
                                 status: "upcoming" | "active" | "sold_out" | "ended";
                                 /**
                                  * Format: date-time
@@ -4859,6 +4891,7 @@ export interface paths {
                                 metadataUri: string | null;
                                 imageUrl: string | null;
                                 contentType: string | null;
+                                /** @enum {string} */
                                 status: "ok" | "error" | "pending";
                                 error: string | null;
                                 attempts: number;
@@ -4982,6 +5015,7 @@ export interface paths {
                                 metadataUri: string | null;
                                 imageUrl: string | null;
                                 contentType: string | null;
+                                /** @enum {string} */
                                 status: "ok" | "error" | "pending";
                                 error: string | null;
                                 attempts: number;
@@ -5271,6 +5305,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @enum {string} */
                                 scope: "token" | "collection";
                                 collectionId: string;
                                 tokenId: string | null;
@@ -6339,6 +6374,7 @@ export interface paths {
                                 filter: {
                                     [key: string]: unknown;
                                 };
+                                /** @enum {string} */
                                 status: "active" | "paused";
                                 failures: number;
                                 /** @description id of the last event delivered (or the start point) */
@@ -6478,6 +6514,7 @@ export interface paths {
                                 filter: {
                                     [key: string]: unknown;
                                 };
+                                /** @enum {string} */
                                 status: "active" | "paused";
                                 failures: number;
                                 /** @description id of the last event delivered (or the start point) */
@@ -6732,6 +6769,7 @@ export interface paths {
                                 filter: {
                                     [key: string]: unknown;
                                 };
+                                /** @enum {string} */
                                 status: "active" | "paused";
                                 failures: number;
                                 /** @description id of the last event delivered (or the start point) */
@@ -6854,6 +6892,7 @@ export interface paths {
                                 filter: {
                                     [key: string]: unknown;
                                 };
+                                /** @enum {string} */
                                 status: "active" | "paused";
                                 failures: number;
                                 /** @description id of the last event delivered (or the start point) */

@@ -1,5 +1,5 @@
 import { ADDRESS_PATTERN } from '@mdq/chain/address';
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, type TUnsafe, Type } from 'typebox';
 
 /** Short or mixed-case `0x…` forms are accepted here and normalized to long form by plugins/addresses. */
 export const Address = (description: string) => Type.String({ pattern: ADDRESS_PATTERN, description });
@@ -11,7 +11,30 @@ export const Name = (description: string) => Type.String({ minLength: 1, maxLeng
 export const LootboxId = (description: string) =>
   Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `schema` or null, as a type with 'null' (`type: [t, 'null']`) where `schema` has one type and
+ * no `const` or `enum` (a union otherwise). The API's serializers (fast-json-stringify) write a
+ * nullable type with a typeof check; for a union (`anyOf`) they run an Ajv validator per branch on
+ * every value, compiled at the route's first answer (apps/api plugins/response-schemas.ts refuses
+ * them in responses). The OpenAPI 3.0 document shows either as the type with `nullable: true`.
+ */
+export const Nullable = <T extends TSchema>(schema: T): TUnsafe<Static<T> | null> => {
+  const { type } = schema as { type?: unknown };
+  if (typeof type === 'string' && type !== 'null' && !('const' in schema) && !('enum' in schema)) {
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  }
+  return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
+};
+
+/**
+ * One of `values`, as a string `enum`: what a response schema uses for a choice of strings, for
+ * the reason of `Nullable` (a union of literals is an `anyOf`). A query parameter keeps its union of
+ * literals, which Ajv coerces and checks.
+ */
+export const OneOf = <const V extends readonly [string, ...string[]]>(
+  values: V,
+  options: { description?: string } = {},
+): TUnsafe<V[number]> => Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options });
 
 /** page / limit / cursor with the spec's default page size for the route; at most 100. */
 export function pageQuery(defaultLimit: number) {
@@ -72,7 +95,7 @@ export const ThumbnailUrl = Type.Optional(
 /** The crawl state of a token's off-chain document (issue #41). */
 export const TokenMetadataState = Type.Object(
   {
-    status: Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('pending')], {
+    status: OneOf(['ok', 'error', 'pending'], {
       description: 'pending: not fetched yet; error: the last fetch failed (see error)',
     }),
     error: Nullable(
@@ -116,7 +139,7 @@ export const TokenSummary = Type.Object({
 export type TokenSummary = Static<typeof TokenSummary>;
 
 export const ActivityEntry = Type.Object({
-  source: Type.Union([Type.Literal('token'), Type.Literal('market')]),
+  source: OneOf(['token', 'market']),
   kind: Type.String({
     description: 'mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing…',
   }),
@@ -165,7 +188,7 @@ export const ListingCard = Type.Object({
 export type ListingCard = Static<typeof ListingCard>;
 
 export const Bid = Type.Object({
-  kind: Type.Union([Type.Literal('token_offer'), Type.Literal('collection_offer')]),
+  kind: OneOf(['token_offer', 'collection_offer']),
   offerId: Type.String(),
   marketplace: Type.String(),
   buyer: Type.String(),
@@ -198,12 +221,7 @@ export const Lootbox = Type.Object({
   mintStart: IsoTime,
   mintEnd: Nullable(IsoTime),
   paused: Type.Boolean(),
-  status: Type.Union([
-    Type.Literal('upcoming'),
-    Type.Literal('active'),
-    Type.Literal('sold_out'),
-    Type.Literal('ended'),
-  ]),
+  status: OneOf(['upcoming', 'active', 'sold_out', 'ended']),
   createdAt: IsoTime,
   version: Type.Integer(),
 });

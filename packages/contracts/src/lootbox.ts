@@ -1,12 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { IsoTime, Lootbox, Nullable, U64Out } from './common';
+import { IsoTime, Lootbox, Nullable, OneOf, U64Out } from './common';
 
-/** A revenue window (the lootbox-revenue query's and answer's). */
+const TIMEFRAME_DESCRIPTION = 'revenue window ending now';
+
+/** A revenue window in the lootbox-revenue query (a union of literals: Ajv coerces and checks it). */
 export const Timeframe = Type.Union(
   [Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')],
-  {
-    description: 'revenue window ending now',
-  },
+  { description: TIMEFRAME_DESCRIPTION },
 );
 export type Timeframe = Static<typeof Timeframe>;
 
@@ -25,7 +25,7 @@ export type LootboxDetail = Static<typeof LootboxDetail>;
 
 export const Revenue = Type.Object({
   lootboxId: Type.Integer(),
-  timeframe: Timeframe,
+  timeframe: OneOf(['24h', '7d', '30d', 'all'], { description: TIMEFRAME_DESCRIPTION }),
   from: Nullable(IsoTime),
   to: IsoTime,
   revenue: Type.Array(

@@ -10,7 +10,10 @@ export const RankedCollection = Type.Object({
   thumbnailUrl: ThumbnailUrl,
   lootboxId: Nullable(Type.Integer()),
   score: Type.Number(),
-  metrics: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
+  metrics: Type.Record(
+    Type.String(),
+    Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'] }),
+  ),
   computedAt: IsoTime,
 });
 export type RankedCollection = Static<typeof RankedCollection>;

@@ -1,12 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { IsoTime, U64Out } from './common';
-
-const InventoryRange = (options: { default?: string; description?: string } = {}) =>
-  Type.Union([Type.Literal('24h'), Type.Literal('7d'), Type.Literal('30d'), Type.Literal('all')], options);
+import { IsoTime, OneOf, U64Out } from './common';
 
 export const InventoryHistory = Type.Object({
   address: Type.String(),
-  range: InventoryRange(),
+  range: OneOf(['24h', '7d', '30d', 'all']),
   bucket: Type.String({ description: 'bucket width, e.g. "1 hour"' }),
   points: Type.Array(
     Type.Object({

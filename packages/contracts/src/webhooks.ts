@@ -1,11 +1,11 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from './common';
+import { Nullable, OneOf } from './common';
 
 export const WebhookEndpoint = Type.Object({
   endpointId: Type.String(),
   url: Type.String(),
   filter: Type.Object({}, { additionalProperties: true }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('paused')]),
+  status: OneOf(['active', 'paused']),
   failures: Type.Integer(),
   deliveredThrough: Type.String({ description: 'id of the last event delivered (or the start point)' }),
   createdAt: Type.String(),

@@ -1,10 +1,10 @@
-import { Nullable } from '@mdq/contracts';
+import { Nullable, OneOf } from '@mdq/contracts';
 import { type Db, lagOf, readFreshness } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 
 const Ready = Type.Object({
-  status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable'), Type.Literal('lagging')]),
+  status: OneOf(['ready', 'unavailable', 'lagging']),
   database: Type.Boolean(),
   indexedVersion: Nullable(Type.Integer()),
   indexedAt: Nullable(Type.String({ format: 'date-time' })),
