@@ -1,4 +1,4 @@
-import { Nullable, OneOf } from '@mdq/contracts';
+import { Nullable, StringEnum } from '@mdq/contracts';
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ describe('response schemas serialize without validators', () => {
     const clean = Type.Object({
       name: Nullable(Type.String()),
       listing: Nullable(Type.Object({ price: Type.String(), at: Nullable(Type.Integer()) })),
-      status: OneOf(['ok', 'error']),
+      status: StringEnum(['ok', 'error']),
       metrics: Type.Record(Type.String(), Nullable(Type.Number())),
     });
     expect(validatingKeywordIn(clean)).toBeUndefined();
@@ -49,7 +49,7 @@ describe('response schemas serialize without validators', () => {
       name: Nullable(Type.String()),
       count: Nullable(Type.Integer()),
       listing: Nullable(Type.Object({ price: Type.String(), seller: Nullable(Type.String()) })),
-      status: OneOf(['ok', 'error']),
+      status: StringEnum(['ok', 'error']),
       metrics: Type.Record(
         Type.String(),
         Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'] }),

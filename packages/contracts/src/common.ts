@@ -31,7 +31,7 @@ export const Nullable = <T extends TSchema>(schema: T): TUnsafe<Static<T> | null
  * the reason of `Nullable` (a union of literals is an `anyOf`). A query parameter keeps its union of
  * literals, which Ajv coerces and checks.
  */
-export const OneOf = <const V extends readonly [string, ...string[]]>(
+export const StringEnum = <const V extends readonly [string, ...string[]]>(
   values: V,
   options: { description?: string } = {},
 ): TUnsafe<V[number]> => Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options });
@@ -95,7 +95,7 @@ export const ThumbnailUrl = Type.Optional(
 /** The crawl state of a token's off-chain document (issue #41). */
 export const TokenMetadataState = Type.Object(
   {
-    status: OneOf(['ok', 'error', 'pending'], {
+    status: StringEnum(['ok', 'error', 'pending'], {
       description: 'pending: not fetched yet; error: the last fetch failed (see error)',
     }),
     error: Nullable(
@@ -139,7 +139,7 @@ export const TokenSummary = Type.Object({
 export type TokenSummary = Static<typeof TokenSummary>;
 
 export const ActivityEntry = Type.Object({
-  source: OneOf(['token', 'market']),
+  source: StringEnum(['token', 'market']),
   kind: Type.String({
     description: 'mint, transfer, deposit, withdraw, burn… or place_listing, fill_listing…',
   }),
@@ -188,7 +188,7 @@ export const ListingCard = Type.Object({
 export type ListingCard = Static<typeof ListingCard>;
 
 export const Bid = Type.Object({
-  kind: OneOf(['token_offer', 'collection_offer']),
+  kind: StringEnum(['token_offer', 'collection_offer']),
   offerId: Type.String(),
   marketplace: Type.String(),
   buyer: Type.String(),
@@ -221,7 +221,7 @@ export const Lootbox = Type.Object({
   mintStart: IsoTime,
   mintEnd: Nullable(IsoTime),
   paused: Type.Boolean(),
-  status: OneOf(['upcoming', 'active', 'sold_out', 'ended']),
+  status: StringEnum(['upcoming', 'active', 'sold_out', 'ended']),
   createdAt: IsoTime,
   version: Type.Integer(),
 });

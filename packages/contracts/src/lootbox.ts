@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IsoTime, Lootbox, Nullable, OneOf, U64Out } from './common';
+import { IsoTime, Lootbox, Nullable, StringEnum, U64Out } from './common';
 
 const TIMEFRAME_DESCRIPTION = 'revenue window ending now';
 
@@ -25,7 +25,7 @@ export type LootboxDetail = Static<typeof LootboxDetail>;
 
 export const Revenue = Type.Object({
   lootboxId: Type.Integer(),
-  timeframe: OneOf(['24h', '7d', '30d', 'all'], { description: TIMEFRAME_DESCRIPTION }),
+  timeframe: StringEnum(['24h', '7d', '30d', 'all'], { description: TIMEFRAME_DESCRIPTION }),
   from: Nullable(IsoTime),
   to: IsoTime,
   revenue: Type.Array(

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IsoTime, Lootbox, Nullable, OneOf, ThumbnailUrl, U64Out } from './common';
+import { IsoTime, Lootbox, Nullable, StringEnum, ThumbnailUrl, U64Out } from './common';
 
 export const TokenBalance = Type.Object({
   tokenId: Type.String(),
@@ -76,7 +76,7 @@ export const TokenTraits = Type.Object({
     Type.Object({
       traitType: Type.String(),
       value: Type.String(),
-      source: OneOf(['chain', 'document'], {
+      source: StringEnum(['chain', 'document'], {
         description:
           'the on-chain property map, or the off-chain document (the chain wins where both name a trait)',
       }),

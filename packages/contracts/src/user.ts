@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { IsoTime, OneOf, U64Out } from './common';
+import { IsoTime, StringEnum, U64Out } from './common';
 
 export const InventoryHistory = Type.Object({
   address: Type.String(),
-  range: OneOf(['24h', '7d', '30d', 'all']),
+  range: StringEnum(['24h', '7d', '30d', 'all']),
   bucket: Type.String({ description: 'bucket width, e.g. "1 hour"' }),
   points: Type.Array(
     Type.Object({

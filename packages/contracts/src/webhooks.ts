@@ -1,11 +1,11 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, OneOf } from './common';
+import { Nullable, StringEnum } from './common';
 
 export const WebhookEndpoint = Type.Object({
   endpointId: Type.String(),
   url: Type.String(),
   filter: Type.Object({}, { additionalProperties: true }),
-  status: OneOf(['active', 'paused']),
+  status: StringEnum(['active', 'paused']),
   failures: Type.Integer(),
   deliveredThrough: Type.String({ description: 'id of the last event delivered (or the start point)' }),
   createdAt: Type.String(),

@@ -31,7 +31,7 @@ export function validatingKeywordIn(schema: unknown, at = ''): string | undefine
  * answer, and compiles the route's whole response schema into Ajv at its first answer: on a cold
  * process, each route's first answer blocked the event loop for up to a second, which the load
  * shedding answered with 503s (docs/PERFORMANCE.md, "Serializers without validators"). A nullable
- * value is a type with 'null' (`Nullable`), a choice of strings an `enum` (`OneOf`), both written
+ * value is a type with 'null' (`Nullable`), a choice of strings an `enum` (`StringEnum`), both written
  * with a typeof check.
  */
 export function registerResponseSchemaCheck(app: FastifyInstance): void {
@@ -41,7 +41,7 @@ export function registerResponseSchemaCheck(app: FastifyInstance): void {
       const found = validatingKeywordIn(schema);
       if (found !== undefined) {
         throw new Error(
-          `${route.method} ${route.url}: the ${status} response schema has ${found}; use Nullable or OneOf (plugins/response-schemas.ts)`,
+          `${route.method} ${route.url}: the ${status} response schema has ${found}; use Nullable or StringEnum (plugins/response-schemas.ts)`,
         );
       }
     }

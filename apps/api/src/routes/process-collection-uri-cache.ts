@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Address, ERRORS, IsoTime, Name, Nullable, One, OneOf } from '@mdq/contracts';
+import { Address, ERRORS, IsoTime, Name, Nullable, One, StringEnum } from '@mdq/contracts';
 import type { Db } from '@mdq/db';
 import {
   type CollectionUriState,
@@ -25,7 +25,7 @@ const UriCacheState = Type.Object({
   metadataUri: Nullable(Type.String()),
   imageUrl: Nullable(Type.String()),
   contentType: Nullable(Type.String()),
-  status: OneOf(['ok', 'error', 'pending']),
+  status: StringEnum(['ok', 'error', 'pending']),
   error: Nullable(Type.String()),
   attempts: Type.Integer(),
   fetchedAt: Nullable(IsoTime),

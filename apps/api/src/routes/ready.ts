@@ -1,10 +1,10 @@
-import { Nullable, OneOf } from '@mdq/contracts';
+import { Nullable, StringEnum } from '@mdq/contracts';
 import { type Db, lagOf, readFreshness } from '@mdq/db';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 
 const Ready = Type.Object({
-  status: OneOf(['ready', 'unavailable', 'lagging']),
+  status: StringEnum(['ready', 'unavailable', 'lagging']),
   database: Type.Boolean(),
   indexedVersion: Nullable(Type.Integer()),
   indexedAt: Nullable(Type.String({ format: 'date-time' })),

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Address, ERRORS, Nullable, One, OneOf } from '@mdq/contracts';
+import { Address, ERRORS, Nullable, One, StringEnum } from '@mdq/contracts';
 import { findRefreshTarget, requestMetadataRefresh } from '@mdq/db/read';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -21,7 +21,7 @@ const RefreshMetadataInput = Type.Union(
 );
 
 const RefreshMetadataAccepted = Type.Object({
-  scope: OneOf(['token', 'collection']),
+  scope: StringEnum(['token', 'collection']),
   collectionId: Type.String(),
   tokenId: Nullable(Type.String()),
   marked: Type.Integer({ description: 'stored documents made due now (ones never fetched are due already)' }),
