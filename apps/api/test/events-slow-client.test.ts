@@ -4,9 +4,14 @@ import { expectChainOrder, marketEventsOf, plannedEvents } from './support/devne
 import { SseConsumer, until, WsConsumer } from './support/feed-consumers';
 import { type LiveFeed, startLiveFeed } from './support/live-feed';
 
-/** Live events a stream may hold; the devnet moves in steps that stay below it for a reading client. */
+/**
+ * Live events a stream may hold; the devnet moves in steps that stay below it for a reading client
+ * (about 24 events a block: steps of 8 held the readers' queues at about 220 at most). Filling the
+ * paused socket's few MB took 76 steps of 4 blocks and 50 of 8 (its buffers grow as it fills); each
+ * step waits for the indexer, so the steps were the test's time, up to 4 minutes on a loaded machine.
+ */
 const MAX_QUEUE = 400;
-const STEP_BLOCKS = 4;
+const STEP_BLOCKS = 8;
 
 /*
  * One SSE client stops reading its socket while an SSE and a WebSocket client keep reading, and the
@@ -53,6 +58,13 @@ describe('a slow consumer beside live ones', () => {
       await live.indexedTip();
       await until('the readers to get the step', () => holdAll(readers()));
     }
+    // The readers were never sent back to the database: the steps stayed within their queues.
+    expect(
+      live.app.liveFeed
+        .sessionStats()
+        .slice(1)
+        .map((s) => s.overflows),
+    ).toEqual([0, 0]);
     // A sale while the slow one is stuck reaches the readers in full.
     const saleFrom = devnet.ledgerVersion();
     await until('a live sale for the readers', async () => {
