@@ -52,6 +52,7 @@ import * as collectionHoldingsOneCount from './migrations/2026-12-18T1000_collec
 import * as traitValueFloors from './migrations/2026-12-19T1000_trait_value_floors';
 import * as activeListingGrams from './migrations/2026-12-20T1000_active_listing_grams';
 import * as checkpointNotify from './migrations/2026-12-21T1000_checkpoint_notify';
+import * as traitValueFloorsListedOnce from './migrations/2026-12-22T1000_trait_value_floors_listed_once';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -113,6 +114,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-19T1000_trait_value_floors': traitValueFloors,
   '2026-12-20T1000_active_listing_grams': activeListingGrams,
   '2026-12-21T1000_checkpoint_notify': checkpointNotify,
+  '2026-12-22T1000_trait_value_floors_listed_once': traitValueFloorsListedOnce,
 };
 
 /** The migrations' names in the order they run. */
