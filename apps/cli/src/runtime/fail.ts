@@ -1,6 +1,8 @@
 import { ConfigError } from '@mdq/config';
 import { EmbeddedStartError } from '@mdq/embedded-postgres';
-import { FatalSourceError } from '@mdq/indexer';
+// The error classes alone: the indexer's package entry loads the chain SDK and the gRPC codecs (2 s
+// of every `mdq` command's start, `--help` and a configuration error included).
+import { FatalSourceError } from '@mdq/indexer/source-errors';
 
 /** A problem the operator can fix: printed as one line, exit code 2, no stack trace. */
 export class UsageError extends Error {
