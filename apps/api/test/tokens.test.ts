@@ -227,6 +227,28 @@ describe('token routes', () => {
     expect(again.statusCode).toBe(304);
   });
 
+  it("token-collection-by-lootbox-creator answers a lootbox whose collection is not the pair's, uncached", async () => {
+    // A lootbox named Ghosts whose collection is the Cats: the pair names no collection, so the
+    // pair's counters do not count its rows; its facts are the Cats', computed each time.
+    await h.fx.lootbox({
+      id: 70,
+      creator: CREATOR,
+      name: 'Ghosts',
+      collectionId: COLLECTION,
+      mintStart: '2026-01-01T00:00:00Z',
+    });
+    const url = `/token-collection-by-lootbox-creator?creator=${CREATOR}&collection=Ghosts`;
+    for (let i = 0; i < 2; i++) {
+      const res = await h.get(url);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toMatchObject({ collectionId: COLLECTION, lootbox: { lootboxId: 70 } });
+      expect(res.headers['x-mdq-cache']).toBe('miss');
+    }
+    const cats = `/token-collection-by-lootbox-creator?creator=${CREATOR}&collection=Cats`;
+    await h.get(cats);
+    expect((await h.get(cats)).headers['x-mdq-cache']).toBe('hit');
+  });
+
   it('token/activity merges token and market events, newest first', async () => {
     const res = await h.get(
       `/local/token/activity?creator=${CREATOR}&collection=Cats&tokenName=${encodeURIComponent('Cat #1')}`,

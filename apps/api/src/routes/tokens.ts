@@ -17,6 +17,7 @@ import {
   collectionFacts,
   collectionIdOfName,
   collectionIdsMatching,
+  findLootboxOfPairCollection,
   findTokenByName,
   lootboxStatusChangesAt,
   TOKEN_TIMELINE_TABLES,
@@ -116,6 +117,20 @@ const LOOTBOX_TOKENS_CACHE = {
   tables: ['collections:identity', 'lootboxes', 'metadata_documents', 'tokens'],
   lootbox: { tables: ['lootboxes', 'metadata_documents', 'tokens'] },
 } as const;
+
+/**
+ * A lootbox's collection page (token-collection-by-lootbox-creator): the newest lootbox of the pair
+ * among the pair's collections' (findLootboxOfPairCollection) and its collection's facts
+ * (collectionFacts: its row with its counts, active listings, tokens and sales), every one read by
+ * that collection's id, so the page keys on the pair's collection's counters.
+ */
+const LOOTBOX_COLLECTION_TABLES = [
+  'collections',
+  'listings',
+  'lootboxes',
+  'marketplace_activities',
+  'tokens',
+] as const;
 
 /** Token area: balances, tokens of a collection or lootbox, a token's timeline and traits. */
 export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: RouteDeps): Promise<void> {
@@ -230,17 +245,26 @@ export async function tokenRoutes(scope: FastifyInstance, { readDb: db, now }: R
         response: { 200: One(CollectionFacts), ...ERRORS },
       },
       config: {
-        readCache: { tables: ['collections', 'listings', 'lootboxes', 'marketplace_activities', 'tokens'] },
+        // Keyed on the pair's collection: the lootbox is read among those of that collection and its
+        // facts by its id. Keyed on the global counters, any block's listing, sale, mint or lootbox
+        // purchase anywhere retired it (10% hits under the live bench, 5.5% of the server's time).
+        readCache: {
+          tables: LOOTBOX_COLLECTION_TABLES,
+          collection: { tables: LOOTBOX_COLLECTION_TABLES },
+        },
         cacheSeconds: 15,
       },
     },
     async (request) => {
       const at = now();
-      const lootbox = await knownLootbox(
-        db,
-        { creator: request.query.creator, collection: request.query.collection },
-        at,
-      );
+      const { creator, collection } = request.query;
+      let lootbox = await findLootboxOfPairCollection(db, creator, collection, at);
+      if (!lootbox) {
+        // A lootbox whose collection is not the pair's (or not indexed yet): its answer (or 404) as
+        // before, not kept, since the pair's counters do not count its rows.
+        request.cacheSkip = true;
+        lootbox = await knownLootbox(db, { creator, collection }, at);
+      }
       // The lootbox's status is the only part that moves with the clock: cached until it can change.
       const changesAt = lootboxStatusChangesAt(lootbox, at);
       if (changesAt !== null) request.cacheUntil = changesAt;

@@ -341,6 +341,28 @@ export function responseCacheKeyScenarios(keyedBy: KeyMode): void {
       expect(listings.body).toContain('"250"');
     });
 
+    it("the lootbox's collection page keys on its collection: a Dogs listing leaves it cached, a Cats listing retires it", async () => {
+      const facts = `/token-collection-by-lootbox-creator?creator=${CREATOR}&collection=Cats`;
+      const listedCount = async () =>
+        (JSON.parse((await cacheOf(h, facts)).body) as { data: { listedCount: number } }).data.listedCount;
+      await warm(h, [facts]);
+      const before = await listedCount();
+      await h.fx.listing({
+        ...CAT_LISTING,
+        id: 'd3',
+        tokenId: DOG,
+        tokenName: 'Dog #1',
+        collectionId: DOGS,
+        collection: 'Dogs',
+        price: '260',
+        version: 8,
+      });
+      expect(await missed(h, [facts])).toEqual([]);
+      await h.fx.listing({ ...CAT_LISTING, id: 'c9', price: '120', version: 9 });
+      expect(await missed(h, [facts])).toEqual([facts]);
+      expect(await listedCount()).toBe(before + 1);
+    });
+
     it("a purchase in Cats' lootbox retires no Dogs page: asked by pair, a page keys on its own collection's lootbox", async () => {
       await warm(h, [...pages('Cats'), ...pages('Dogs')]);
       await h.test.db.updateTable('lootboxes').set({ purchased: '2' }).where('lootbox_id', '=', 7).execute();

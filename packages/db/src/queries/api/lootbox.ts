@@ -125,6 +125,31 @@ export async function findLootboxById(db: Db, lootboxId: number, now = new Date(
   return row ? toLootbox(row, now) : null;
 }
 
+/**
+ * The newest lootbox of (creator, collection name) whose collection is one of that pair's (the
+ * collections named so by that creator): what a page keyed on the pair's collections may read, since
+ * each such lootbox row is counted by its collection (`lootboxes`' per-collection counters). A
+ * lootbox's collection is the pair's on every chain mdq has seen; one that is not (or whose
+ * collection is not indexed yet) is not found here, and its page takes findLootbox instead.
+ */
+export async function findLootboxOfPairCollection(
+  db: Db,
+  creator: string,
+  collection: string,
+  now = new Date(),
+): Promise<Lootbox | null> {
+  const [row] = await executePrepared(
+    db,
+    lootboxOf(db, { creator, collection }).where(
+      'collection_id',
+      '=',
+      sql<string>`ANY(ARRAY(SELECT c.collection_id FROM collections c
+                             WHERE c.creator_address = ${creator} AND c.collection_name = ${collection}))`,
+    ),
+  );
+  return row ? toLootbox(row, now) : null;
+}
+
 /** The lootbox of (creator, collection name); the newest when a creator reused a name. */
 export async function findLootbox(
   db: Db,
