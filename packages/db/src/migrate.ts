@@ -53,6 +53,7 @@ import * as traitValueFloors from './migrations/2026-12-19T1000_trait_value_floo
 import * as activeListingGrams from './migrations/2026-12-20T1000_active_listing_grams';
 import * as checkpointNotify from './migrations/2026-12-21T1000_checkpoint_notify';
 import * as traitValueFloorsListedOnce from './migrations/2026-12-22T1000_trait_value_floors_listed_once';
+import * as listingSearchCollectionFirst from './migrations/2026-12-22T1100_listing_search_collection_first';
 
 /**
  * Every migration, keyed by its file name (without `.ts`), in the order they run (Kysely orders by
@@ -115,6 +116,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-20T1000_active_listing_grams': activeListingGrams,
   '2026-12-21T1000_checkpoint_notify': checkpointNotify,
   '2026-12-22T1000_trait_value_floors_listed_once': traitValueFloorsListedOnce,
+  '2026-12-22T1100_listing_search_collection_first': listingSearchCollectionFirst,
 };
 
 /** The migrations' names in the order they run. */

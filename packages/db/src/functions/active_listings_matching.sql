@@ -13,10 +13,13 @@
 CREATE OR REPLACE FUNCTION active_listings_matching(search text, pattern text) RETURNS SETOF active_listings
 LANGUAGE sql STABLE SET random_page_cost = 1.1 AS $$
   SELECT * FROM active_listings l
-   WHERE l.token_name ILIKE pattern OR l.token_name % search
       -- The collections as an array (an InitPlan), not `IN (subquery)`: `collection_id = ANY(...)`
       -- is an index condition, so the three terms are one BitmapOr of the name (trigram) and
-      -- collection indexes.
-      OR l.collection_id = ANY(ARRAY(
+      -- collection indexes. Every row the bitmap finds is tested again in the order written, and the
+      -- collection's membership first spares the trigram similarity of every listing of a matching
+      -- collection (the statement alone, counting its rows on the 1M devnet chain: 8.4 -> 7.0 ms for
+      -- a collection's name, 5.4 -> 3.8 for a word).
+   WHERE l.collection_id = ANY(ARRAY(
            SELECT collection_id FROM collections WHERE collection_name ILIKE pattern OR collection_name % search))
+      OR l.token_name ILIKE pattern OR l.token_name % search
 $$;
