@@ -120,9 +120,14 @@ export function lootboxIdOf(db: Db, key: LootboxKey): RawBuilder<number | null> 
   return sql<number | null>`(${lootboxOf(db, key).clearSelect().select('lootbox_id')})`;
 }
 
-export async function findLootboxById(db: Db, lootboxId: number, now = new Date()): Promise<Lootbox | null> {
-  const [row] = await executePrepared(db, lootboxOf(db, { lootboxId }));
+/** The lootbox `query` finds (at most one row), as the API shows it at `now`. */
+async function firstLootbox(db: Db, query: ReturnType<typeof lootboxOf>, now: Date): Promise<Lootbox | null> {
+  const [row] = await executePrepared(db, query);
   return row ? toLootbox(row, now) : null;
+}
+
+export function findLootboxById(db: Db, lootboxId: number, now = new Date()): Promise<Lootbox | null> {
+  return firstLootbox(db, lootboxOf(db, { lootboxId }), now);
 }
 
 /**
@@ -132,33 +137,28 @@ export async function findLootboxById(db: Db, lootboxId: number, now = new Date(
  * lootbox's collection is the pair's on every chain mdq has seen; one that is not (or whose
  * collection is not indexed yet) is not found here, and its page takes findLootbox instead.
  */
-export async function findLootboxOfPairCollection(
+export function findLootboxOfPairCollection(
   db: Db,
   creator: string,
   collection: string,
   now = new Date(),
 ): Promise<Lootbox | null> {
-  const [row] = await executePrepared(
+  const pairIds = collectionIdArray({ creator, name: collection });
+  return firstLootbox(
     db,
-    lootboxOf(db, { creator, collection }).where(
-      'collection_id',
-      '=',
-      sql<string>`ANY(ARRAY(SELECT c.collection_id FROM collections c
-                             WHERE c.creator_address = ${creator} AND c.collection_name = ${collection}))`,
-    ),
+    lootboxOf(db, { creator, collection }).where('collection_id', '=', sql<string>`ANY(${pairIds})`),
+    now,
   );
-  return row ? toLootbox(row, now) : null;
 }
 
 /** The lootbox of (creator, collection name); the newest when a creator reused a name. */
-export async function findLootbox(
+export function findLootbox(
   db: Db,
   creator: string,
   collection: string,
   now = new Date(),
 ): Promise<Lootbox | null> {
-  const [row] = await executePrepared(db, lootboxOf(db, { creator, collection }));
-  return row ? toLootbox(row, now) : null;
+  return firstLootbox(db, lootboxOf(db, { creator, collection }), now);
 }
 
 interface TierRow {
